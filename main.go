@@ -1,0 +1,99 @@
+// Command papergraph builds a knowledge graph of machine-learning papers
+// from their abstracts and serves it over GraphQL.
+//
+//	papergraph serve                  serve the graph (built from the embedded seeds when empty)
+//	papergraph extract FILE...        print what the extractor finds
+//	papergraph ingest --db DIR FILE...
+//	papergraph stats --db DIR
+//	papergraph check --db DIR
+//	papergraph export --db DIR --format dot
+//	papergraph bench --papers N
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+)
+
+const usage = `usage: papergraph <command> [flags] [args]
+
+commands:
+  serve     serve the GraphQL API and playground (builds the graph from the embedded seeds when empty)
+  extract   print the papers, names and entities found in abstract files
+  ingest    extract files and store the result in a database
+  stats     print the database's counts
+  check     verify the database's invariants
+  export    write the graph or a subgraph as DOT, SVG, PNG, GraphML or Cytoscape JSON
+  bench     measure extraction, ingest and query performance on a generated corpus
+  version   print the version
+
+Run 'papergraph <command> -h' for a command's flags.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	switch {
+	case err == nil:
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(2)
+	case errors.Is(err, errUsage):
+		fmt.Fprintln(os.Stderr, "papergraph:", err)
+		os.Exit(2)
+	default:
+		fmt.Fprintln(os.Stderr, "papergraph:", err)
+		os.Exit(1)
+	}
+}
+
+// errUsage marks errors in the command line itself; main exits 2 for them.
+var errUsage = errors.New("usage")
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("%w: no command", errUsage)
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "extract":
+		return runExtract(ctx, rest, stdout, stderr)
+	case "ingest":
+		return runIngest(ctx, rest, stdout, stderr)
+	case "stats":
+		return runStats(ctx, rest, stdout, stderr)
+	case "check":
+		return runCheck(ctx, rest, stdout, stderr)
+	case "serve":
+		return runServe(ctx, rest, stdout, stderr)
+	case "export":
+		return runExport(ctx, rest, stdout, stderr)
+	case "bench":
+		return runBench(ctx, rest, stdout, stderr)
+	case "version":
+		return runVersion(stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("%w: unknown command %q", errUsage, cmd)
+}
+
+func runVersion(stdout io.Writer) error {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		fmt.Fprintln(stdout, "papergraph (unknown version)")
+		return nil
+	}
+	fmt.Fprintf(stdout, "papergraph %s %s\n", info.Main.Version, info.GoVersion)
+	return nil
+}
