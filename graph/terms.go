@@ -3,6 +3,7 @@ package graph
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // stopWords are common English words left out of the full-text index: they
@@ -29,10 +30,33 @@ func terms(text string) []string {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	}) {
 		f = strings.ToLower(f)
-		if len(f) < 2 || stopWords[f] {
+		if utf8.RuneCountInString(f) < 2 || stopWords[f] {
 			continue
 		}
 		out = append(out, f)
 	}
 	return out
+}
+
+// normName returns the form of an entity name or alias kept in the name
+// index (0x07): lower-cased, every run of white space or control
+// characters collapsed to one space, trimmed; punctuation is kept, so
+// "GPT-4" and "GPT 4" stay apart there (the slug form, also indexed,
+// joins them). Lookups and prefix searches normalise their input with it.
+func normName(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) || unicode.IsControl(r) {
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
 }
