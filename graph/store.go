@@ -1,0 +1,973 @@
+package graph
+
+import (
+	"cmp"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// Options configures Open.
+type Options struct {
+	// ReadOnly opens the database without write access; several read-only
+	// processes may share a database, but not with a writer.
+	ReadOnly bool
+	// Logger receives Badger's and the store's log lines; nil discards them.
+	Logger *slog.Logger
+}
+
+// Store is a papergraph database on disk. A Store is safe for concurrent
+// use by multiple goroutines: reads see a consistent snapshot (Badger's
+// MVCC) while PutPapers calls are serialised.
+type Store struct {
+	db  *badger.DB
+	dir string
+	log *slog.Logger
+
+	// writeMu serialises writers. Counters, degrees and document
+	// frequencies are read-modify-write; with one writer at a time no
+	// transaction can conflict, so Badger's conflict detection is off.
+	writeMu sync.Mutex
+}
+
+// Badger options tuned for ingesting about 100k papers on two cores within
+// 1.5 GiB: the defaults (64 MiB memtables x5, 256 MiB block cache, four
+// compactors) are sized for servers.
+const (
+	memTableSize   = 64 << 20 // also bounds a transaction at 15%: ~9.6 MiB
+	numMemtables   = 3
+	blockCacheSize = 64 << 20
+	indexCacheSize = 32 << 20
+	baseTableSize  = 8 << 20
+	baseLevelSize  = 64 << 20
+	// Every value we write is small (a paper record is a few KiB), so all
+	// of them stay in the LSM tree and a read is one lookup; the value log
+	// would only add a second file to read and garbage-collect.
+	valueThreshold = 1 << 20
+)
+
+// Open opens or creates the database in dir. It fails with an error
+// wrapping ErrLocked when another process has the database open for
+// writing, and with one wrapping ErrNewerFormat when the database was
+// written by a newer papergraph.
+func Open(dir string, opts Options) (*Store, error) {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	bo := badger.DefaultOptions(dir).
+		WithReadOnly(opts.ReadOnly).
+		WithLogger(badgerLogger{log}).
+		WithMemTableSize(memTableSize).
+		WithNumMemtables(numMemtables).
+		WithBlockCacheSize(blockCacheSize).
+		WithIndexCacheSize(indexCacheSize).
+		WithBaseTableSize(baseTableSize).
+		WithBaseLevelSize(baseLevelSize).
+		WithNumCompactors(2).
+		WithNumGoroutines(2).
+		WithValueThreshold(valueThreshold).
+		WithDetectConflicts(false).
+		WithMetricsEnabled(false)
+	db, err := badger.Open(bo)
+	if err != nil {
+		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
+			return nil, fmt.Errorf("open store %s: %w: another papergraph process has it open", dir, ErrLocked)
+		}
+		return nil, fmt.Errorf("open store %s: %w", dir, err)
+	}
+	s := &Store{db: db, dir: dir, log: log}
+	if err := s.checkVersion(opts.ReadOnly); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: %w", dir, err)
+	}
+	return s, nil
+}
+
+// checkVersion writes the format version into a new database and refuses
+// one written by a newer format.
+func (s *Store) checkVersion(readOnly bool) error {
+	var stored uint32
+	found := false
+	read := func(txn *badger.Txn) error {
+		item, err := txn.Get(versionKey())
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return item.Value(func(v []byte) error {
+			if len(v) != 4 {
+				return fmt.Errorf("bad format version value %x", v)
+			}
+			stored, found = binary.BigEndian.Uint32(v), true
+			return nil
+		})
+	}
+	if readOnly {
+		if err := s.db.View(read); err != nil {
+			return err
+		}
+	} else {
+		err := s.db.Update(func(txn *badger.Txn) error {
+			if err := read(txn); err != nil || found {
+				return err
+			}
+			return txn.Set(versionKey(), binary.BigEndian.AppendUint32(nil, formatVersion))
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if found && stored > formatVersion {
+		return fmt.Errorf("%w: format %d, this papergraph reads format %d or older", ErrNewerFormat, stored, formatVersion)
+	}
+	return nil
+}
+
+// Close flushes and closes the database.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("close store %s: %w", s.dir, err)
+	}
+	return nil
+}
+
+// badgerLogger routes Badger's log lines to slog. Badger's info lines
+// (tables opened, compactions) are detail for papergraph's users, so they
+// go out at debug level.
+type badgerLogger struct{ log *slog.Logger }
+
+func (l badgerLogger) Errorf(f string, v ...any) { l.emit(slog.LevelError, f, v) }
+func (l badgerLogger) Warningf(f string, v ...any) {
+	l.emit(slog.LevelWarn, f, v)
+}
+func (l badgerLogger) Infof(f string, v ...any)  { l.emit(slog.LevelDebug, f, v) }
+func (l badgerLogger) Debugf(f string, v ...any) { l.emit(slog.LevelDebug-4, f, v) }
+
+func (l badgerLogger) emit(level slog.Level, f string, v []any) {
+	ctx := context.Background()
+	if l.log.Enabled(ctx, level) {
+		l.log.Log(ctx, level, "badger: "+strings.TrimSpace(fmt.Sprintf(f, v...)))
+	}
+}
+
+// PutResult counts what PutPapers did.
+type PutResult struct {
+	Added, Updated, Unchanged int
+}
+
+// PutPapers writes papers, each with its edges, entities, taxonomy,
+// postings and counters atomically: a paper is never split across
+// transactions, though many papers share one. A paper already stored with
+// the same record is unchanged; one whose extraction changed has its
+// stale edges, counters and postings replaced. The same paper id from
+// another source merges into the stored one: a stored title (and its
+// label) is kept when the new paper has none, other metadata is the union,
+// and the source index keeps both (source, index) pairs.
+//
+// On error, the papers of the transactions committed before it stay
+// written; the result counts them.
+func (s *Store) PutPapers(ctx context.Context, papers []Paper) (PutResult, error) {
+	var res PutResult
+	for _, p := range papers {
+		if err := validPaper(&p); err != nil {
+			return res, err
+		}
+	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	maxEntries := int(s.db.MaxBatchCount()) * 7 / 10
+	maxBytes := int(s.db.MaxBatchSize()) * 7 / 10
+	limit := len(papers) // papers per transaction, halved on ErrTxnTooBig
+	for len(papers) > 0 {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		var n int
+		var r PutResult
+		err := s.db.Update(func(txn *badger.Txn) error {
+			w := newWriter(txn)
+			r, n = PutResult{}, 0
+			for n < len(papers) && n < limit && w.entries < maxEntries && w.bytes < maxBytes {
+				o, err := w.putPaper(&papers[n])
+				if err != nil {
+					return err
+				}
+				switch o {
+				case added:
+					r.Added++
+				case updated:
+					r.Updated++
+				default:
+					r.Unchanged++
+				}
+				n++
+			}
+			return w.flush()
+		})
+		if errors.Is(err, badger.ErrTxnTooBig) && n > 1 {
+			// Our estimate of the transaction's size fell short; retry with
+			// fewer papers. A single paper is never split.
+			limit = max(1, n/2)
+			continue
+		}
+		if err != nil {
+			return res, fmt.Errorf("put papers: %w", err)
+		}
+		res.Added += r.Added
+		res.Updated += r.Updated
+		res.Unchanged += r.Unchanged
+		papers = papers[n:]
+	}
+	return res, nil
+}
+
+// validPaper checks the ids PutPapers derives keys from.
+func validPaper(p *Paper) error {
+	if !IsPaperID(p.ID) {
+		return fmt.Errorf("put paper %q: %w: want %d lower-case hex digits", p.ID, ErrBadID, PaperIDLen)
+	}
+	for _, list := range [][]Entity{p.Entities, p.Ancestors} {
+		for _, e := range list {
+			if !e.Kind.Valid() || Slug(e.Name) == "" {
+				return fmt.Errorf("put paper %s: entity %s %q: %w", p.ID, e.Kind, e.Name, ErrBadID)
+			}
+		}
+	}
+	return nil
+}
+
+type outcome int
+
+const (
+	unchanged outcome = iota
+	added
+	updated
+)
+
+// A writer holds one transaction's pending writes. Records read in the
+// transaction are cached beside them, and counters, degrees and document
+// frequencies are accumulated and written once at flush: a hub entity
+// touched by every paper of the batch costs one write, not one per paper,
+// and its top-by-degree key (0x06) moves once.
+type writer struct {
+	txn     *badger.Txn
+	pending map[string]pendingValue
+	degree  map[string]*delta // entity id -> paper count
+	docFreq map[string]*delta // term -> document frequency
+	counter map[string]*delta // counter name -> value
+	entries int               // estimated entries this transaction will write
+	bytes   int               // and their size
+}
+
+type pendingValue struct {
+	val     []byte // nil: the key is absent
+	dirty   bool   // written in this transaction (else only cached)
+	deleted bool
+}
+
+type delta struct {
+	kind      Kind // for degrees
+	orig, cur uint64
+}
+
+func newWriter(txn *badger.Txn) *writer {
+	return &writer{
+		txn:     txn,
+		pending: make(map[string]pendingValue),
+		degree:  make(map[string]*delta),
+		docFreq: make(map[string]*delta),
+		counter: make(map[string]*delta),
+	}
+}
+
+// get returns the value of key as this transaction sees it; ok is false
+// when the key is absent.
+func (w *writer) get(key []byte) (val []byte, ok bool, err error) {
+	if p, hit := w.pending[string(key)]; hit {
+		return p.val, p.val != nil, nil
+	}
+	val, err = getValue(w.txn, key)
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		w.pending[string(key)] = pendingValue{}
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	w.pending[string(key)] = pendingValue{val: val}
+	return val, true, nil
+}
+
+func (w *writer) set(key, val []byte) {
+	if val == nil {
+		val = []byte{}
+	}
+	w.count(key, val)
+	w.pending[string(key)] = pendingValue{val: val, dirty: true}
+}
+
+func (w *writer) del(key []byte) {
+	w.count(key, nil)
+	w.pending[string(key)] = pendingValue{dirty: true, deleted: true}
+}
+
+func (w *writer) count(key, val []byte) {
+	if p, ok := w.pending[string(key)]; !ok || !p.dirty {
+		w.entries++
+		w.bytes += len(key) + len(val) + 20 // version, metas, headers
+	}
+}
+
+// uint64At returns the counter-like value at key in d, reading it from the
+// transaction the first time.
+func (w *writer) uint64At(d map[string]*delta, name string, key []byte) (*delta, error) {
+	if x := d[name]; x != nil {
+		return x, nil
+	}
+	v, err := getUint64(w.txn, key)
+	if err != nil {
+		return nil, err
+	}
+	x := &delta{orig: v, cur: v}
+	d[name] = x
+	w.entries += 3 // value, and for degrees the old and new top keys
+	w.bytes += 3 * (len(key) + 30)
+	return x, nil
+}
+
+func (w *writer) addCounter(name string, n int64) error {
+	x, err := w.uint64At(w.counter, name, counterKey(name))
+	if err != nil {
+		return err
+	}
+	x.cur = uint64(int64(x.cur) + n)
+	return nil
+}
+
+func (w *writer) addDegree(entityID string, kind Kind, n int64) error {
+	x, err := w.uint64At(w.degree, entityID, degreeKey(entityID))
+	if err != nil {
+		return err
+	}
+	x.kind = kind
+	x.cur = uint64(int64(x.cur) + n)
+	return nil
+}
+
+func (w *writer) addDocFreq(term string, n int64) error {
+	x, err := w.uint64At(w.docFreq, term, docFreqKey(term))
+	if err != nil {
+		return err
+	}
+	x.cur = uint64(int64(x.cur) + n)
+	return nil
+}
+
+// flush hands the pending writes to the transaction. A zero degree or
+// document frequency is deleted rather than stored, so absent means zero.
+func (w *writer) flush() error {
+	for k, p := range w.pending {
+		if !p.dirty {
+			continue
+		}
+		var err error
+		if p.deleted {
+			err = w.txn.Delete([]byte(k))
+		} else {
+			err = w.txn.Set([]byte(k), p.val)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for id, x := range w.degree {
+		if x.cur == x.orig {
+			continue
+		}
+		if x.orig > 0 {
+			if err := w.txn.Delete(topKey(x.kind, x.orig, id)); err != nil {
+				return err
+			}
+		}
+		if err := w.setUint64(degreeKey(id), x.cur); err != nil {
+			return err
+		}
+		if x.cur > 0 {
+			if err := w.txn.Set(topKey(x.kind, x.cur, id), []byte{}); err != nil {
+				return err
+			}
+		}
+	}
+	for term, x := range w.docFreq {
+		if x.cur != x.orig {
+			if err := w.setUint64(docFreqKey(term), x.cur); err != nil {
+				return err
+			}
+		}
+	}
+	for name, x := range w.counter {
+		if x.cur != x.orig {
+			if err := w.txn.Set(counterKey(name), binary.BigEndian.AppendUint64(nil, x.cur)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (w *writer) setUint64(key []byte, v uint64) error {
+	if v == 0 {
+		return w.txn.Delete(key)
+	}
+	return w.txn.Set(key, binary.BigEndian.AppendUint64(nil, v))
+}
+
+// putPaper writes one paper and everything derived from it.
+func (w *writer) putPaper(p *Paper) (outcome, error) {
+	oldVal, exists, err := w.get(paperKey(p.ID))
+	if err != nil {
+		return 0, err
+	}
+	var old Paper
+	if exists {
+		if err := json.Unmarshal(oldVal, &old); err != nil {
+			return 0, fmt.Errorf("paper %s: decode stored record: %w", p.ID, err)
+		}
+	}
+	rec := paperRecord(p, &old, exists)
+	val, err := json.Marshal(rec)
+	if err != nil {
+		return 0, fmt.Errorf("paper %s: %w", p.ID, err)
+	}
+	// Entity records and the taxonomy are merged whatever happens to the
+	// paper: a new vocabulary may add aliases without changing the edges.
+	for _, e := range p.Entities {
+		if err := w.putEntity(e); err != nil {
+			return 0, err
+		}
+	}
+	for _, e := range p.Ancestors {
+		if err := w.putEntity(e); err != nil {
+			return 0, err
+		}
+	}
+	if p.Source != "" {
+		k := sourceKey(p.Source, p.Index)
+		v, _, err := w.get(k)
+		if err != nil {
+			return 0, err
+		}
+		if string(v) != p.ID {
+			w.set(k, []byte(p.ID))
+		}
+	}
+	if exists && string(val) == string(oldVal) {
+		return unchanged, nil
+	}
+	w.set(paperKey(p.ID), val)
+
+	// Edges: remove the stale, add the new.
+	oldIDs, newIDs := refIDs(old.Entities), refIDs(rec.Entities)
+	for id, k := range oldIDs {
+		if _, keep := newIDs[id]; keep {
+			continue
+		}
+		w.del(paperEdgeKey(p.ID, id))
+		w.del(entityEdgeKey(id, p.ID))
+		if err := w.addDegree(id, k, -1); err != nil {
+			return 0, err
+		}
+		if err := w.addCounter(counterEdges, -1); err != nil {
+			return 0, err
+		}
+	}
+	for id, k := range newIDs {
+		if _, had := oldIDs[id]; had {
+			continue
+		}
+		w.set(paperEdgeKey(p.ID, id), nil)
+		w.set(entityEdgeKey(id, p.ID), nil)
+		if err := w.addDegree(id, k, 1); err != nil {
+			return 0, err
+		}
+		if err := w.addCounter(counterEdges, 1); err != nil {
+			return 0, err
+		}
+	}
+
+	// Postings: terms of the old text that are gone lose their posting and
+	// a document; changed frequencies are rewritten.
+	var oldTF map[string]uint32
+	var oldLen int
+	if exists {
+		oldTF, oldLen = termFreqs(&old)
+	}
+	newTF, newLen := termFreqs(rec)
+	for t := range oldTF {
+		if _, keep := newTF[t]; !keep {
+			w.del(postingKey(t, p.ID))
+			if err := w.addDocFreq(t, -1); err != nil {
+				return 0, err
+			}
+		}
+	}
+	for t, n := range newTF {
+		was, had := oldTF[t]
+		if had && was == n {
+			continue
+		}
+		w.set(postingKey(t, p.ID), binary.BigEndian.AppendUint32(nil, n))
+		if !had {
+			if err := w.addDocFreq(t, 1); err != nil {
+				return 0, err
+			}
+		}
+	}
+	w.set(docLenKey(p.ID), binary.BigEndian.AppendUint32(nil, uint32(newLen)))
+	if err := w.addCounter(counterDocLen, int64(newLen-oldLen)); err != nil {
+		return 0, err
+	}
+	if !exists {
+		return added, w.addCounter(counterPapers, 1)
+	}
+	return updated, nil
+}
+
+// paperRecord returns the record stored for p (0x01): p merged with the
+// stored old when exists, entities reduced to references (kind and name),
+// since their records live under 0x02.
+func paperRecord(p, old *Paper, exists bool) *Paper {
+	r := *p
+	if exists {
+		if r.Title == "" && old.Title != "" {
+			// The title came from another source (a JSON export) and is
+			// better than any label built from the abstract: keep it with
+			// its label and its source.
+			r.Title, r.Label = old.Title, old.Label
+			r.Source, r.Index = old.Source, old.Index
+		}
+		r.URL = cmp.Or(r.URL, old.URL)
+		r.Venue = cmp.Or(r.Venue, old.Venue)
+		r.Year = cmp.Or(r.Year, old.Year)
+		if len(r.Authors) == 0 {
+			r.Authors = old.Authors
+		}
+		r.Keywords = union(old.Keywords, r.Keywords)
+	}
+	r.Entities = refs(p.Entities)
+	r.Ancestors = refs(p.Ancestors)
+	return &r
+}
+
+// refs returns es reduced to kind and name, sorted by kind then name,
+// one per entity id.
+func refs(es []Entity) []Entity {
+	if len(es) == 0 {
+		return nil
+	}
+	out := make([]Entity, 0, len(es))
+	seen := make(map[string]bool, len(es))
+	for _, e := range es {
+		if id := e.ID(); !seen[id] {
+			seen[id] = true
+			out = append(out, Entity{Kind: e.Kind, Name: e.Name})
+		}
+	}
+	slices.SortFunc(out, func(a, b Entity) int {
+		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Name, b.Name))
+	})
+	return out
+}
+
+func refIDs(es []Entity) map[string]Kind {
+	m := make(map[string]Kind, len(es))
+	for _, e := range es {
+		m[e.ID()] = e.Kind
+	}
+	return m
+}
+
+// paperText is the text indexed for full-text search.
+func paperText(p *Paper) []string { return []string{p.Name, p.Label, p.Title, p.Abstract} }
+
+// termFreqs returns the frequency of each term of p's indexed text and
+// the number of terms (the document length of BM25).
+func termFreqs(p *Paper) (map[string]uint32, int) {
+	tf := make(map[string]uint32)
+	n := 0
+	for _, s := range paperText(p) {
+		for _, t := range terms(s) {
+			tf[t]++
+			n++
+		}
+	}
+	return tf, n
+}
+
+// union returns a followed by the elements of b not in a.
+func union(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, s := range b {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// putEntity creates or merges the entity record of e (aliases and broader
+// names are unions), indexes its names and writes its broader edges, both
+// directions, creating the parents as entities without papers.
+func (w *writer) putEntity(e Entity) error {
+	id := e.ID()
+	val, exists, err := w.get(entityKey(id))
+	if err != nil {
+		return err
+	}
+	var rec Entity
+	if exists {
+		if err := json.Unmarshal(val, &rec); err != nil {
+			return fmt.Errorf("entity %s: decode stored record: %w", id, err)
+		}
+	} else {
+		rec = Entity{Kind: e.Kind, Name: e.Name}
+		if err := w.addCounter(entitiesCounter(e.Kind), 1); err != nil {
+			return err
+		}
+		w.indexName(rec.Name, id)
+	}
+	changed := !exists
+	for _, a := range e.Aliases {
+		if a != rec.Name && Slug(a) != "" && !slices.Contains(rec.Aliases, a) {
+			rec.Aliases = append(rec.Aliases, a)
+			w.indexName(a, id)
+			changed = true
+		}
+	}
+	var parents []string
+	for _, b := range e.Broader {
+		pid := EntityID(e.Kind, b)
+		if Slug(b) == "" || pid == id {
+			continue
+		}
+		if !slices.Contains(rec.Broader, b) {
+			rec.Broader = append(rec.Broader, b)
+			changed = true
+			w.set(broaderKey(id, pid), nil)
+			w.set(narrowerKey(pid, id), nil)
+			parents = append(parents, b)
+		}
+	}
+	if changed {
+		v, err := json.Marshal(rec)
+		if err != nil {
+			return fmt.Errorf("entity %s: %w", id, err)
+		}
+		w.set(entityKey(id), v)
+	}
+	for _, b := range parents {
+		if err := w.putEntity(Entity{Kind: e.Kind, Name: b}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// indexName adds name to the name index (0x07) of entity id, in its
+// normalised and slug forms.
+func (w *writer) indexName(name, id string) {
+	norm := normName(name)
+	if norm != "" {
+		w.set(nameKey(norm, id), nil)
+	}
+	if slug := Slug(name); slug != "" && slug != norm {
+		w.set(nameKey(slug, id), nil)
+	}
+}
+
+// getValue returns a copy of the value at key.
+func getValue(txn *badger.Txn, key []byte) ([]byte, error) {
+	item, err := txn.Get(key)
+	if err != nil {
+		return nil, err
+	}
+	return item.ValueCopy(nil)
+}
+
+// getUint64 returns the big-endian uint64 at key; absent is zero.
+func getUint64(txn *badger.Txn, key []byte) (uint64, error) {
+	item, err := txn.Get(key)
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	var n uint64
+	err = item.Value(func(v []byte) error {
+		if len(v) != 8 {
+			return fmt.Errorf("key %q: bad uint64 value %x", key, v)
+		}
+		n = binary.BigEndian.Uint64(v)
+		return nil
+	})
+	return n, err
+}
+
+// Paper returns the paper with id. Its Entities are read from its edges
+// (0x03), sorted by kind then name, with their records (aliases, broader,
+// PaperCount; Narrower is left empty). It fails with ErrBadID for an id
+// that is not a paper id and ErrNotFound when there is no such paper.
+func (s *Store) Paper(ctx context.Context, id string) (Paper, error) {
+	if !IsPaperID(id) {
+		return Paper{}, fmt.Errorf("paper %q: %w", id, ErrBadID)
+	}
+	var p Paper
+	err := s.db.View(func(txn *badger.Txn) error {
+		var err error
+		p, err = readPaper(txn, id)
+		return err
+	})
+	return p, err
+}
+
+// Papers returns the papers with ids, in the same order, filled as by
+// Paper; a missing or malformed id gives nil. It serves dataloaders.
+func (s *Store) Papers(ctx context.Context, ids []string) ([]*Paper, error) {
+	out := make([]*Paper, len(ids))
+	err := s.db.View(func(txn *badger.Txn) error {
+		for i, id := range ids {
+			if !IsPaperID(id) {
+				continue
+			}
+			p, err := readPaper(txn, id)
+			if errors.Is(err, ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			out[i] = &p
+		}
+		return nil
+	})
+	return out, err
+}
+
+// readPaper reads paper id and its entities in txn.
+func readPaper(txn *badger.Txn, id string) (Paper, error) {
+	var p Paper
+	val, err := getValue(txn, paperKey(id))
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return p, fmt.Errorf("paper %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return p, fmt.Errorf("paper %s: %w", id, err)
+	}
+	if err := json.Unmarshal(val, &p); err != nil {
+		return p, fmt.Errorf("paper %s: decode record: %w", id, err)
+	}
+	p.Entities = p.Entities[:0]
+	it := txn.NewIterator(badger.IteratorOptions{Prefix: paperEdgePrefix(id)})
+	defer it.Close()
+	for it.Rewind(); it.Valid(); it.Next() {
+		_, eid, err := parsePaperEdgeKey(it.Item().Key())
+		if err != nil {
+			return p, err
+		}
+		e, err := readEntity(txn, eid, false)
+		if err != nil {
+			return p, fmt.Errorf("paper %s: %w", id, err)
+		}
+		p.Entities = append(p.Entities, e)
+	}
+	slices.SortFunc(p.Entities, func(a, b Entity) int {
+		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Name, b.Name))
+	})
+	if len(p.Entities) == 0 {
+		p.Entities = nil
+	}
+	return p, nil
+}
+
+// Entity returns the entity with id, PaperCount and Narrower filled. It
+// fails with ErrBadID for an id that is not kind:name and ErrNotFound when
+// there is no such entity.
+func (s *Store) Entity(ctx context.Context, id string) (Entity, error) {
+	if _, _, err := ParseEntityID(id); err != nil {
+		return Entity{}, err
+	}
+	var e Entity
+	err := s.db.View(func(txn *badger.Txn) error {
+		var err error
+		e, err = readEntity(txn, id, true)
+		return err
+	})
+	return e, err
+}
+
+// Entities returns the entities with ids, in the same order, filled as by
+// Entity; a missing or malformed id gives nil. It serves dataloaders.
+func (s *Store) Entities(ctx context.Context, ids []string) ([]*Entity, error) {
+	out := make([]*Entity, len(ids))
+	err := s.db.View(func(txn *badger.Txn) error {
+		for i, id := range ids {
+			if _, _, err := ParseEntityID(id); err != nil {
+				continue
+			}
+			e, err := readEntity(txn, id, true)
+			if errors.Is(err, ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			out[i] = &e
+		}
+		return nil
+	})
+	return out, err
+}
+
+// readEntity reads entity id with its PaperCount, and its Narrower names
+// when narrower is set.
+func readEntity(txn *badger.Txn, id string, narrower bool) (Entity, error) {
+	var e Entity
+	val, err := getValue(txn, entityKey(id))
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return e, fmt.Errorf("entity %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return e, fmt.Errorf("entity %s: %w", id, err)
+	}
+	if err := json.Unmarshal(val, &e); err != nil {
+		return e, fmt.Errorf("entity %s: decode record: %w", id, err)
+	}
+	n, err := getUint64(txn, degreeKey(id))
+	if err != nil {
+		return e, err
+	}
+	e.PaperCount = int(n)
+	if !narrower {
+		return e, nil
+	}
+	it := txn.NewIterator(badger.IteratorOptions{Prefix: cat2(prefixNarrower, id, "")})
+	defer it.Close()
+	for it.Rewind(); it.Valid(); it.Next() {
+		_, child, err := parseTaxonomyKey(prefixNarrower, it.Item().Key())
+		if err != nil {
+			return e, err
+		}
+		c, err := readEntity(txn, child, false)
+		if err != nil {
+			return e, fmt.Errorf("entity %s: narrower: %w", id, err)
+		}
+		e.Narrower = append(e.Narrower, c.Name)
+	}
+	return e, nil
+}
+
+// Lookup finds the entity of kind k whose name or alias is name,
+// case-insensitively and ignoring runs of white space; failing that, one
+// whose name or alias has the same slug ("GPT 4" finds "GPT-4"). It fails
+// with ErrNotFound when there is none.
+func (s *Store) Lookup(ctx context.Context, k Kind, name string) (Entity, error) {
+	if !k.Valid() {
+		return Entity{}, fmt.Errorf("lookup %q: %w: %d", name, ErrBadKind, uint8(k))
+	}
+	var e Entity
+	err := s.db.View(func(txn *badger.Txn) error {
+		for _, form := range []string{normName(name), Slug(name)} {
+			if form == "" {
+				continue
+			}
+			id, err := lookupName(txn, k, form)
+			if err != nil {
+				return err
+			}
+			if id != "" {
+				e, err = readEntity(txn, id, true)
+				return err
+			}
+		}
+		return fmt.Errorf("lookup %s %q: %w", k, name, ErrNotFound)
+	})
+	return e, err
+}
+
+// lookupName returns the id of the first entity of kind k indexed under
+// the exact normalised form, or "".
+func lookupName(txn *badger.Txn, k Kind, form string) (string, error) {
+	it := txn.NewIterator(badger.IteratorOptions{Prefix: cat2(prefixName, form, "")})
+	defer it.Close()
+	want := k.String() + ":"
+	for it.Rewind(); it.Valid(); it.Next() {
+		_, id, err := parseNameKey(it.Item().Key())
+		if err != nil {
+			return "", err
+		}
+		if strings.HasPrefix(id, want) {
+			return id, nil
+		}
+	}
+	return "", nil
+}
+
+// Walk calls paper for every paper in id order (Entities filled as by
+// Paper), then entity for every entity in id order (PaperCount filled),
+// streaming from one snapshot: memory stays bounded whatever the database
+// size. A nil callback skips its half; an error from a callback stops the
+// walk and is returned.
+func (s *Store) Walk(ctx context.Context, paper func(Paper) error, entity func(Entity) error) error {
+	return s.db.View(func(txn *badger.Txn) error {
+		if paper != nil {
+			err := scanPrefix(ctx, txn, []byte{prefixPaper}, func(k []byte) error {
+				p, err := readPaper(txn, string(k[1:]))
+				if err != nil {
+					return err
+				}
+				return paper(p)
+			})
+			if err != nil {
+				return err
+			}
+		}
+		if entity == nil {
+			return nil
+		}
+		return scanPrefix(ctx, txn, []byte{prefixEntity}, func(k []byte) error {
+			e, err := readEntity(txn, string(k[1:]), false)
+			if err != nil {
+				return err
+			}
+			return entity(e)
+		})
+	})
+}
+
+// scanPrefix calls fn with every key under prefix, in order, without
+// prefetching values. The key is valid only during the call.
+func scanPrefix(ctx context.Context, txn *badger.Txn, prefix []byte, fn func(key []byte) error) error {
+	it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
+	defer it.Close()
+	for it.Rewind(); it.Valid(); it.Next() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := fn(it.Item().Key()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
