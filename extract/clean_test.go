@@ -119,7 +119,7 @@ func TestClean(t *testing.T) {
 func TestSpan(t *testing.T) {
 	tests := []struct {
 		name, in, sub string
-		want         []string // acceptable t.Orig[a:b]
+		want          []string // acceptable t.Orig[a:b]
 	}{
 		{"bold", "**Dolphin** is", "Dolphin", []string{"Dolphin", "**Dolphin**"}},
 		{"math", `$\pi$-Light`, "π-Light", []string{`$\pi$-Light`}},
