@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"io"
+	"math"
 	"strings"
 	"unicode/utf8"
 )
@@ -51,7 +52,7 @@ const dotHeader = `digraph papergraph {
 // A DOTWriter writes a graph as a Graphviz DOT digraph, node by node and
 // edge by edge (see GraphWriter), so the whole graph streams in bounded
 // memory. Papers are rounded boxes labelled with their label wrapped to
-// about 30 characters a line; each entity kind has its own shape and
+// about 30 characters a line, in full as their tooltip; each entity kind has its own shape and
 // colour; taxonomy edges are dashed. Node ids are the graph's ids, quoted.
 // Every node and edge carries its kind as the class attribute, which
 // Graphviz copies to SVG. A DOTWriter is not safe for concurrent use.
@@ -80,7 +81,7 @@ func (dw *DOTWriter) writeLegend() {
 	dw.w.WriteString("\tsubgraph cluster_legend {\n\t\tlabel=\"legend\";\n\t\tstyle=dashed;\n\t\tcolor=\"#aaaaaa\";\n")
 	for _, k := range []NodeKind{PaperNode, TaskNode, ModalityNode, DatasetNode, TechniqueNode} {
 		dw.buf = append(dw.buf[:0], "\t\t"...)
-		dw.buf = appendDOTNode(dw.buf, LegendPrefix+k.String(), k.String(), k)
+		dw.buf = appendDOTNode(dw.buf, LegendPrefix+k.String(), k.String(), "", k)
 		dw.w.Write(dw.buf)
 	}
 	dw.w.WriteString("\t}\n")
@@ -111,8 +112,12 @@ func (dw *DOTWriter) WriteNode(n Node) error {
 	if strings.TrimSpace(cleanText(label)) == "" {
 		label = n.ID()
 	}
+	tooltip := ""
+	if k == PaperNode {
+		tooltip = wrapLabel(label, math.MaxInt)
+	}
 	dw.buf = append(dw.buf[:0], indent...)
-	dw.buf = appendDOTNode(dw.buf, n.ID(), wrapLabel(label, labelWidth), k)
+	dw.buf = appendDOTNode(dw.buf, n.ID(), wrapLabel(label, labelWidth), tooltip, k)
 	_, err := dw.w.Write(dw.buf)
 	return err
 }
@@ -124,8 +129,9 @@ func (dw *DOTWriter) closeCluster() {
 	}
 }
 
-// appendDOTNode appends a node statement with the look of kind k.
-func appendDOTNode(b []byte, id, label string, k NodeKind) []byte {
+// appendDOTNode appends a node statement with the look of kind k, and a
+// tooltip unless it is empty.
+func appendDOTNode(b []byte, id, label, tooltip string, k NodeKind) []byte {
 	st := dotStyles[k]
 	b = append(b, quoteDOT(id)...)
 	b = append(b, " [label="...)
@@ -138,7 +144,12 @@ func appendDOTNode(b []byte, id, label string, k NodeKind) []byte {
 	b = append(b, st.fill...)
 	b = append(b, "\", class=\""...)
 	b = append(b, k.String()...)
-	return append(b, "\"];\n"...)
+	b = append(b, '"')
+	if tooltip != "" {
+		b = append(b, ", tooltip="...)
+		b = append(b, quoteDOT(tooltip)...)
+	}
+	return append(b, "];\n"...)
 }
 
 // WriteEdge writes one edge, after every node.

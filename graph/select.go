@@ -375,7 +375,7 @@ func writeEdges(gw GraphWriter, edges []Edge) error {
 func writeSubgraph(gw GraphWriter, g Subgraph) error {
 	nodes := slices.Clone(g.Nodes)
 	slices.SortFunc(nodes, func(a, b Node) int {
-		return cmp.Or(cmp.Compare(a.Kind(), b.Kind()), strings.Compare(a.ID(), b.ID()))
+		return cmp.Or(cmp.Compare(nodeRank(a), nodeRank(b)), strings.Compare(a.ID(), b.ID()))
 	})
 	for _, n := range nodes {
 		if err := gw.WriteNode(n); err != nil {
@@ -387,6 +387,14 @@ func writeSubgraph(gw GraphWriter, g Subgraph) error {
 		return cmp.Or(cmp.Compare(edgeRank(a), edgeRank(b)), compareEdges(a, b))
 	})
 	return writeEdges(gw, edges)
+}
+
+// nodeRank puts papers before entities.
+func nodeRank(n Node) int {
+	if n.Paper != nil {
+		return 0
+	}
+	return 1
 }
 
 // edgeRank puts paper-entity edges before taxonomy edges.

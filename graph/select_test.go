@@ -1,0 +1,215 @@
+package graph
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"slices"
+	"testing"
+)
+
+// Paper ids of selectFixture.
+const (
+	dolphinID = "00000000000000d1"
+	mathID    = "00000000000000a2"
+	agentsID  = "00000000000000e3"
+)
+
+// selectFixture stores three papers: two share GUI grounding, two share
+// LoRA, and OSWorld-G is narrower than OSWorld. It has 3 papers, 7
+// entities, 9 paper-entity edges and 1 taxonomy edge.
+func selectFixture(tb testing.TB) *Store {
+	tb.Helper()
+	s := openTest(tb)
+	osworld := Entity{Kind: Dataset, Name: "OSWorld"}
+	put(tb, s,
+		Paper{
+			ID: dolphinID, Name: "Dolphin", Label: `Dolphin: a "VLM" for GUI grounding`,
+			Abstract: "We present Dolphin, a vision-language model for GUI grounding evaluated on OSWorld-G.",
+			Entities: []Entity{
+				{Kind: Task, Name: "GUI grounding"},
+				{Kind: Modality, Name: "image"},
+				{Kind: Dataset, Name: "OSWorld-G", Broader: []string{"OSWorld"}, Aliases: []string{"OSWorld G"}},
+				{Kind: Technique, Name: "LoRA"},
+			},
+			Ancestors: []Entity{osworld},
+		},
+		Paper{
+			ID: mathID, Label: "Math reasoning with small models",
+			Abstract: "We fine-tune small models with LoRA for math reasoning on GSM8K.",
+			Entities: []Entity{
+				{Kind: Task, Name: "math reasoning"},
+				{Kind: Dataset, Name: "GSM8K", Aliases: []string{"GSM-8K"}},
+				{Kind: Technique, Name: "LoRA"},
+			},
+		},
+		Paper{
+			ID: agentsID, Label: "Agents for OSWorld",
+			Abstract: "Agents that click: GUI grounding on OSWorld.",
+			Entities: []Entity{
+				{Kind: Task, Name: "GUI grounding"},
+				osworld,
+			},
+		},
+	)
+	return s
+}
+
+func nodeIDs(g Subgraph) []string {
+	ids := make([]string, len(g.Nodes))
+	for i, n := range g.Nodes {
+		ids[i] = n.ID()
+	}
+	return ids
+}
+
+func TestSelect(t *testing.T) {
+	s := selectFixture(t)
+	ctx := context.Background()
+	tests := []struct {
+		name  string
+		sel   Selection
+		nodes []string
+		edges int
+	}{
+		{"paper", Selection{Paper: dolphinID, Hops: 1},
+			[]string{dolphinID, "dataset:osworld-g", "modality:image", "task:gui-grounding", "technique:lora"}, 4},
+		{"paper no hops", Selection{Paper: dolphinID}, []string{dolphinID}, 0},
+		{"paper datasets", Selection{Paper: dolphinID, Hops: 1, Kinds: []Kind{Dataset}},
+			[]string{dolphinID, "dataset:osworld-g"}, 1},
+		{"paper limit", Selection{Paper: dolphinID, Hops: 1, Limit: 2}, nil, -1},
+		{"entity alias", Selection{Entity: "dataset:GSM-8K", Hops: 1}, []string{mathID, "dataset:gsm8k"}, 1},
+		{"entity name", Selection{Entity: "Dataset:gsm8k", Hops: 1}, []string{mathID, "dataset:gsm8k"}, 1},
+		{"entity id", Selection{Entity: "dataset:osworld-g"}, []string{"dataset:osworld-g"}, 0},
+		{"taxonomy", Selection{Entity: "dataset:OSWorld", Hops: 1},
+			[]string{agentsID, "dataset:osworld", "dataset:osworld-g"}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := s.Select(ctx, tt.sel)
+			if err != nil {
+				t.Fatalf("Select(%+v): %v", tt.sel, err)
+			}
+			got := nodeIDs(g)
+			if !slices.IsSorted(got) {
+				t.Errorf("Select(%+v) nodes not sorted: %v", tt.sel, got)
+			}
+			if tt.nodes == nil {
+				if len(got) != tt.sel.Limit || !slices.Contains(got, dolphinID) {
+					t.Errorf("Select(%+v) = %v; want %d nodes with the root", tt.sel, got, tt.sel.Limit)
+				}
+				return
+			}
+			if !slices.Equal(got, tt.nodes) {
+				t.Errorf("Select(%+v) nodes = %v; want %v", tt.sel, got, tt.nodes)
+			}
+			if len(g.Edges) != tt.edges {
+				t.Errorf("Select(%+v) edges = %v; want %d", tt.sel, g.Edges, tt.edges)
+			}
+		})
+	}
+}
+
+func TestSelectSearch(t *testing.T) {
+	s := selectFixture(t)
+	g, err := s.Select(context.Background(), Selection{Search: "Dolphin", Hops: 1})
+	if err != nil {
+		t.Fatalf("Select(search Dolphin): %v", err)
+	}
+	if !slices.Contains(nodeIDs(g), dolphinID) || !slices.Contains(nodeIDs(g), "dataset:osworld-g") {
+		t.Errorf("Select(search Dolphin) = %v; want the Dolphin paper and its dataset", nodeIDs(g))
+	}
+}
+
+func TestSelectErrors(t *testing.T) {
+	s := selectFixture(t)
+	tests := []struct {
+		name string
+		sel  Selection
+		want error
+	}{
+		{"unknown paper", Selection{Paper: "00000000000000ff"}, ErrNotFound},
+		{"malformed paper", Selection{Paper: "dolphin"}, ErrBadID},
+		{"unknown entity", Selection{Entity: "dataset:imagenet-42"}, ErrNotFound},
+		{"unknown kind", Selection{Entity: "colour:red"}, ErrBadKind},
+		{"entity without kind", Selection{Entity: "gsm8k"}, ErrBadID},
+		{"hops too many", Selection{Paper: dolphinID, Hops: MaxHops + 1}, ErrBadArgument},
+		{"hops negative", Selection{Paper: dolphinID, Hops: -1}, ErrBadArgument},
+		{"bad kind filter", Selection{Paper: dolphinID, Kinds: []Kind{9}}, ErrBadKind},
+		{"two roots", Selection{Paper: dolphinID, Entity: "dataset:gsm8k"}, ErrBadArgument},
+		{"limit whole graph", Selection{Limit: 10}, ErrBadArgument},
+		{"negative limit", Selection{Paper: dolphinID, Limit: -1}, ErrBadArgument},
+		{"search no hits", Selection{Search: "zyxwvut"}, ErrNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := s.Select(context.Background(), tt.sel)
+			if !errors.Is(err, tt.want) {
+				t.Errorf("Select(%+v) = %v; want %v", tt.sel, err, tt.want)
+			}
+			if err := s.Export(context.Background(), tt.sel, &collector{}); !errors.Is(err, tt.want) {
+				t.Errorf("Export(%+v) = %v; want %v", tt.sel, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestExportWhole checks that the streamed whole graph has the nodes and
+// edges Stats counts, and comes out byte for byte as the in-memory path.
+func TestExportWhole(t *testing.T) {
+	s := selectFixture(t)
+	ctx := context.Background()
+	st, err := s.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c collector
+	if err := s.Export(ctx, Selection{}, &c); err != nil {
+		t.Fatalf("Export(whole): %v", err)
+	}
+	entities := 0
+	for _, n := range st.Entities {
+		entities += n
+	}
+	var paperEdges, broader int
+	for _, e := range c.g.Edges {
+		if e.Kind == BroaderEdge {
+			broader++
+		} else {
+			paperEdges++
+		}
+	}
+	if len(c.g.Nodes) != st.Papers+entities || paperEdges != st.Edges || broader != 1 {
+		t.Errorf("Export(whole) = %d nodes, %d paper edges, %d broader; want %d+%d, %d, 1",
+			len(c.g.Nodes), paperEdges, broader, st.Papers, entities, st.Edges)
+	}
+
+	g, err := s.Select(ctx, Selection{})
+	if err != nil {
+		t.Fatalf("Select(whole): %v", err)
+	}
+	for _, opts := range []DOTOptions{{}, {Cluster: true, Legend: true}} {
+		var streamed, inMemory bytes.Buffer
+		dw := NewDOTWriter(&streamed, opts)
+		if err := s.Export(ctx, Selection{}, dw); err != nil {
+			t.Fatal(err)
+		}
+		if err := dw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteDOT(&inMemory, g, opts); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(streamed.Bytes(), inMemory.Bytes()) {
+			t.Errorf("%+v: streamed DOT differs from WriteDOT:\n%s\n---\n%s", opts, streamed.Bytes(), inMemory.Bytes())
+		}
+	}
+
+	var datasets collector
+	if err := s.Export(ctx, Selection{Kinds: []Kind{Dataset}}, &datasets); err != nil {
+		t.Fatal(err)
+	}
+	if want := st.Papers + st.Entities[Dataset]; len(datasets.g.Nodes) != want {
+		t.Errorf("Export(kinds dataset) = %d nodes; want %d", len(datasets.g.Nodes), want)
+	}
+}
