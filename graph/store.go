@@ -36,6 +36,9 @@ type Store struct {
 	// frequencies are read-modify-write; with one writer at a time no
 	// transaction can conflict, so Badger's conflict detection is off.
 	writeMu sync.Mutex
+	// maxTxnEntries, when positive, lowers the number of entries PutPapers
+	// puts in one transaction, so tests can split batches cheaply.
+	maxTxnEntries int
 }
 
 // Badger options tuned for ingesting about 100k papers on two cores within
@@ -186,7 +189,12 @@ func (s *Store) PutPapers(ctx context.Context, papers []Paper) (PutResult, error
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
+	// Stay well under Badger's limits (15% of a memtable) so that
+	// ErrTxnTooBig stays the exception.
 	maxEntries := int(s.db.MaxBatchCount()) * 7 / 10
+	if s.maxTxnEntries > 0 {
+		maxEntries = s.maxTxnEntries
+	}
 	maxBytes := int(s.db.MaxBatchSize()) * 7 / 10
 	limit := len(papers) // papers per transaction, halved on ErrTxnTooBig
 	for len(papers) > 0 {
