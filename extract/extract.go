@@ -1,6 +1,12 @@
 package extract
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"sort"
+	"strings"
+	"unicode"
+
 	"github.com/papergraph/papergraph/graph"
 )
 
@@ -12,14 +18,250 @@ type Options struct {
 }
 
 // Extractor finds papers' names and entities in abstracts. An Extractor is
-// safe for concurrent use by multiple goroutines.
-type Extractor struct{}
+// safe for concurrent use by multiple goroutines: it only reads its
+// vocabulary after New.
+type Extractor struct {
+	v *vocab
+}
 
-// New returns an Extractor with the embedded vocabulary and opts.VocabFiles.
-func New(opts Options) (*Extractor, error) { return &Extractor{}, nil }
+// New returns an Extractor with the embedded vocabulary and
+// opts.VocabFiles. A bad vocabulary file is an error naming file and line.
+func New(opts Options) (*Extractor, error) {
+	v, err := loadVocab(opts.VocabFiles)
+	if err != nil {
+		return nil, err
+	}
+	return &Extractor{v: v}, nil
+}
 
-// Extract returns the paper described by doc with its name, label,
-// entities and mentions.
-func (x *Extractor) Extract(doc Document) graph.Paper {
-	return graph.Paper{Abstract: doc.Abstract, Title: doc.Title, Source: doc.Source, Index: doc.Index}
+// ID returns the paper id of an abstract: the first PaperIDLen hex digits
+// of the SHA-256 of its cleaned text, lower-cased, with everything but
+// letters and digits removed. Case, whitespace, punctuation and markup do
+// not change it, so one paper read from two sources gets one id.
+func ID(abstract string) string {
+	return idOf(Clean(abstract).Clean)
+}
+
+func idOf(clean string) string {
+	h := sha256.New()
+	var buf [4]byte
+	for _, r := range clean {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			r = unicode.ToLower(r)
+			n := encodeRune(buf[:], r)
+			h.Write(buf[:n])
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:graph.PaperIDLen]
+}
+
+func encodeRune(b []byte, r rune) int {
+	return copy(b, string(r))
+}
+
+// found is an entity found in one abstract, with its evidence.
+type found struct {
+	kind     graph.Kind
+	name     string
+	entry    int // vocabulary entry, or -1 for a name found by a context pattern
+	mentions []graph.Mention
+}
+
+// doc is the working state of one extraction.
+type doc struct {
+	x     *Extractor
+	text  Text
+	toks  []token
+	words []word
+	found map[string]*found // by entity id
+	order []string          // entity ids in order of first mention
+	// taken marks cleaned-text bytes already explained by a vocabulary
+	// match, so context patterns don't re-read them as new names.
+	taken []bool
+}
+
+// Extract returns the paper described by d with its id, name, label,
+// entities, their taxonomy ancestors and the evidence for each link.
+func (x *Extractor) Extract(d Document) graph.Paper {
+	t := Clean(d.Abstract)
+	w := &doc{x: x, text: t, toks: tokenize(t.Clean), words: splitWords(t.Clean), found: map[string]*found{}, taken: make([]bool, len(t.Clean)+1)}
+	w.matchVocab(x.v.entities)
+	w.matchVocab(x.v.modalities)
+	acronyms := w.resolveAcronyms()
+	name := w.name(acronyms)
+	w.datasets(acronyms, name)
+	if name != "" {
+		w.dropOwnName(name)
+	}
+
+	p := graph.Paper{
+		ID:       idOf(t.Clean),
+		Name:     name,
+		Title:    strings.TrimSpace(d.Title),
+		Abstract: d.Abstract,
+		Source:   d.Source,
+		Index:    d.Index,
+		URL:      d.URL,
+		Venue:    d.Venue,
+		Year:     d.Year,
+		Authors:  d.Authors,
+		Keywords: d.Keywords,
+	}
+	w.fill(&p)
+	p.Label = label(p)
+	return p
+}
+
+// add records an entity mention covering cleaned bytes [start, end).
+func (w *doc) add(kind graph.Kind, name string, entry, start, end int) {
+	id := graph.EntityID(kind, name)
+	f, ok := w.found[id]
+	if !ok {
+		f = &found{kind: kind, name: name, entry: entry}
+		w.found[id] = f
+		w.order = append(w.order, id)
+	}
+	a, b := w.text.Span(start, end)
+	for _, m := range f.mentions {
+		if m.Start == a && m.End == b {
+			return
+		}
+	}
+	f.mentions = append(f.mentions, graph.Mention{Kind: kind, Entity: name, Text: w.text.Orig[a:b], Start: a, End: b})
+}
+
+func (w *doc) matchVocab(t *trie) {
+	for _, m := range t.match(w.toks) {
+		start, end := w.toks[m.first].start, w.toks[m.last].end
+		if t == w.x.v.entities && w.partOfName(start, end) {
+			continue
+		}
+		for _, e := range m.entries {
+			ent := w.x.v.entries[e]
+			w.add(ent.kind, ent.name, e, start, end)
+		}
+		if t == w.x.v.entities {
+			for i := start; i < end; i++ {
+				w.taken[i] = true
+			}
+		}
+	}
+}
+
+// partOfName reports whether cleaned bytes [start, end) are only part of
+// a longer hyphenated name: "MMBench" in "MMBench-GUI", "MAS" in
+// "A2A-MAS". A lower-case continuation ("LLM-based") or prefix
+// ("multi-LLM") keeps the match.
+func (w *doc) partOfName(start, end int) bool {
+	s := w.text.Clean
+	if end+1 < len(s) && s[end] == '-' {
+		if c := s[end+1]; c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == 'v' && end+2 < len(s) && s[end+2] >= '0' && s[end+2] <= '9' {
+			return true
+		}
+	}
+	if start >= 2 && s[start-1] == '-' {
+		if c := s[start-2]; c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// fill copies the found entities, their ancestors and mentions into p.
+func (w *doc) fill(p *graph.Paper) {
+	ids := append([]string(nil), w.order...)
+	sort.Slice(ids, func(i, j int) bool {
+		a, b := w.found[ids[i]], w.found[ids[j]]
+		if a.kind != b.kind {
+			return a.kind < b.kind
+		}
+		return ids[i] < ids[j]
+	})
+	linked := map[string]bool{}
+	for _, id := range ids {
+		f := w.found[id]
+		linked[id] = true
+		if f.entry >= 0 {
+			p.Entities = append(p.Entities, w.x.v.entity(f.entry))
+		} else {
+			p.Entities = append(p.Entities, graph.Entity{Kind: f.kind, Name: f.name})
+		}
+		p.Mentions = append(p.Mentions, f.mentions...)
+	}
+	seen := map[string]bool{}
+	for _, id := range ids {
+		f := w.found[id]
+		if f.entry < 0 {
+			continue
+		}
+		for _, a := range w.x.v.ancestors(f.entry) {
+			e := w.x.v.entity(a)
+			aid := e.ID()
+			if linked[aid] || seen[aid] {
+				continue
+			}
+			seen[aid] = true
+			p.Ancestors = append(p.Ancestors, e)
+		}
+	}
+	sort.Slice(p.Ancestors, func(i, j int) bool { return p.Ancestors[i].ID() < p.Ancestors[j].ID() })
+	sort.Slice(p.Mentions, func(i, j int) bool {
+		if p.Mentions[i].Start != p.Mentions[j].Start {
+			return p.Mentions[i].Start < p.Mentions[j].Start
+		}
+		return p.Mentions[i].Kind < p.Mentions[j].Kind
+	})
+}
+
+// dropOwnName removes the paper's own name from its techniques and tasks:
+// a paper's new method is its name, not a technique it uses
+// (GUIDELINES.md). A dataset the paper introduces stays a dataset.
+func (w *doc) dropOwnName(name string) {
+	for _, k := range []graph.Kind{graph.Technique, graph.Task} {
+		id := graph.EntityID(k, name)
+		if _, ok := w.found[id]; ok {
+			delete(w.found, id)
+			for i, o := range w.order {
+				if o == id {
+					w.order = append(w.order[:i], w.order[i+1:]...)
+					break
+				}
+			}
+		}
+	}
+}
+
+// label builds a readable label: the title when there is one, else the
+// name and main task ("Dolphin: audio-visual speech separation"), else the
+// abstract's first words.
+func label(p graph.Paper) string {
+	if p.Title != "" {
+		return p.Title
+	}
+	tasks := p.Names(graph.Task)
+	switch {
+	case p.Name != "" && len(tasks) > 0:
+		return p.Name + ": " + mainTask(p)
+	case p.Name != "":
+		return p.Name
+	}
+	return firstWords(Clean(p.Abstract).Clean, 10)
+}
+
+// mainTask is the task mentioned first in the abstract.
+func mainTask(p graph.Paper) string {
+	for _, m := range p.Mentions {
+		if m.Kind == graph.Task {
+			return m.Entity
+		}
+	}
+	return p.Names(graph.Task)[0]
+}
+
+func firstWords(s string, n int) string {
+	f := strings.Fields(s)
+	if len(f) <= n {
+		return strings.Join(f, " ")
+	}
+	return strings.Join(f[:n], " ") + "…"
 }

@@ -1,0 +1,63 @@
+package extract
+
+// match is a vocabulary hit: tokens first..last (inclusive) name entries.
+type match struct {
+	first, last int
+	entries     []int
+}
+
+// match finds the leftmost-longest, non-overlapping vocabulary hits in
+// toks. It walks the token trie from each position, so its cost is
+// linear in the text times the longest alias (a handful of tokens), and
+// independent of the vocabulary's size.
+func (v *trie) match(toks []token) []match {
+	var out []match
+	for i := 0; i < len(toks); {
+		best, bestLast := []int(nil), -1
+		node := uint32(0)
+		for j := i; j < len(toks) && j-i < v.maxLen; j++ {
+			id, ok := v.tokenIDs[toks[j].norm]
+			if !ok {
+				break
+			}
+			node, ok = v.children[uint64(node)<<32|uint64(id)]
+			if !ok {
+				break
+			}
+			if aliases := v.terminal[node]; len(aliases) > 0 {
+				if hits := accept(aliases, toks[i:j+1]); len(hits) > 0 {
+					best, bestLast = hits, j
+				}
+			}
+		}
+		if best == nil {
+			i++
+			continue
+		}
+		out = append(out, match{first: i, last: bestLast, entries: best})
+		i = bestLast + 1
+	}
+	return out
+}
+
+// accept returns the entries of aliases whose case rule the tokens meet.
+func accept(aliases []alias, toks []token) []int {
+	var out []int
+	for _, a := range aliases {
+		if a.exact != "" {
+			if len(toks) != 1 || (toks[0].text != a.exact && singular(toks[0].text) != a.exact) {
+				continue
+			}
+		}
+		dup := false
+		for _, e := range out {
+			if e == a.entry {
+				dup = true
+			}
+		}
+		if !dup {
+			out = append(out, a.entry)
+		}
+	}
+	return out
+}

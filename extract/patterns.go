@@ -1,0 +1,498 @@
+package extract
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/papergraph/papergraph/graph"
+)
+
+// acronym is a parenthesised short form defined in the abstract:
+// "Vision-Language Models (VLMs)".
+type acronym struct {
+	word int // index of the "(ACR)" word
+	// long is the index of the first word of the long form, -1 when the
+	// letters of the short form don't spell the words before it
+	// (Schwartz-Hearst).
+	long int
+	// entries are the vocabulary entries the long form names; later uses
+	// of the short form link them too.
+	entries []int
+}
+
+// resolveAcronyms finds the "Long Form (ACR)" definitions, links each
+// later use of an acronym whose long form is in the vocabulary, and
+// returns the definitions by short form.
+func (w *doc) resolveAcronyms() map[string]*acronym {
+	defs := map[string]*acronym{}
+	for i, wd := range w.words {
+		if !wd.open || !(wd.close || wd.comma) || i == 0 || !shortForm(wd.text) {
+			continue
+		}
+		a := &acronym{word: i, long: w.longForm(i)}
+		if a.long >= 0 {
+			a.entries = w.entriesEndingAt(w.words[a.long].start, w.words[i-1].end)
+		}
+		key := singular(wd.text)
+		if _, ok := defs[key]; !ok {
+			defs[key] = a
+		}
+		if len(a.entries) == 0 || w.taken[wd.start] {
+			continue
+		}
+		for j := i; j < len(w.words); j++ {
+			u := w.words[j]
+			if (u.text == wd.text || singular(u.text) == key) && !w.taken[u.start] {
+				for _, e := range a.entries {
+					ent := w.x.v.entries[e]
+					w.add(ent.kind, ent.name, e, u.start, u.end)
+				}
+				w.taken[u.start] = true
+			}
+		}
+	}
+	return defs
+}
+
+// shortForm reports whether s can be an acronym: 2 to 12 bytes, no space,
+// with a capital.
+func shortForm(s string) bool {
+	return len(s) >= 2 && len(s) <= 12 && !strings.ContainsAny(s, " ") && hasUpper(s)
+}
+
+// longForm returns the index of the first word of the long form that the
+// short form at word i abbreviates, or -1. It follows Schwartz and Hearst
+// (2003): every letter or digit of the short form, right to left, is found
+// in the words before it, the first one at the start of a word, within
+// min(|short|+5, 2*|short|) words.
+func (w *doc) longForm(i int) int {
+	short := strings.ToLower(singular(w.words[i].text))
+	limit := min(len(short)+5, 2*len(short))
+	first := i
+	for first > 0 && i-first < limit && !w.words[first-1].stop {
+		first--
+	}
+	if first == i {
+		return -1
+	}
+	long := strings.ToLower(w.text.Clean[w.words[first].start:w.words[i-1].end])
+	si, li := len(short)-1, len(long)-1
+	for si >= 0 {
+		c := short[si]
+		if !wordByte(c) {
+			si--
+			continue
+		}
+		for li >= 0 && (long[li] != c || (si == 0 && li > 0 && wordByte(long[li-1]))) {
+			li--
+		}
+		if li < 0 {
+			return -1
+		}
+		li--
+		si--
+	}
+	start := w.words[first].start + li + 1
+	for j := first; j < i; j++ {
+		if w.words[j].end > start {
+			return j
+		}
+	}
+	return -1
+}
+
+func wordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// entriesEndingAt returns the vocabulary entries of an entity match that
+// lies within cleaned bytes [start, end) and ends at end.
+func (w *doc) entriesEndingAt(start, end int) []int {
+	var out []int
+	for _, f := range w.order {
+		fd := w.found[f]
+		if fd.entry < 0 || fd.kind == graph.Modality {
+			continue
+		}
+		for _, m := range fd.mentions {
+			a, b := w.text.Span(start, end)
+			if m.End == b && m.Start == a {
+				out = append(out, fd.entry)
+				break
+			}
+		}
+	}
+	return out
+}
+
+var introVerbs = map[string]bool{
+	"propose": true, "introduce": true, "present": true, "develop": true, "design": true,
+	"build": true, "construct": true, "release": true, "curate": true, "create": true,
+	"contribute": true, "offer": true, "devise": true, "formulate": true, "unveil": true,
+}
+
+var namingWords = map[string]bool{
+	"named": true, "termed": true, "called": true, "dubbed": true, "namely": true, "coined": true,
+}
+
+var determiners = map[string]bool{"a": true, "an": true, "the": true, "our": true}
+
+// name returns the paper's own contribution name, or "". Candidates come
+// from the sentences that introduce something ("we propose X", "we
+// introduce Long Form (X)", "..., named X"), then from "the proposed X",
+// then from bold markup; the first introduced wins.
+func (w *doc) name(defs map[string]*acronym) string {
+	best, bestAt := "", -1
+	consider := func(s string, at int) {
+		if s != "" && (bestAt < 0 || at < bestAt) {
+			best, bestAt = s, at
+		}
+	}
+	for i, wd := range w.words {
+		verb := strings.TrimSuffix(strings.TrimSuffix(wd.lower, "s"), "d")
+		if introVerbs[wd.lower] || introVerbs[verb] || introVerbs[strings.TrimSuffix(wd.lower, "es")] {
+			if w.introducedBy(i) {
+				if s := w.objectName(i+1, defs); s != "" {
+					consider(s, w.words[i].start)
+					break
+				}
+			}
+		}
+	}
+	for i, wd := range w.words {
+		if bestAt >= 0 && wd.start > bestAt {
+			break
+		}
+		switch {
+		case namingWords[wd.lower] && i+1 < len(w.words):
+			consider(w.namedAfter(i+1, defs), wd.start)
+		case (wd.lower == "proposed" || wd.lower == "resulting") && i+1 < len(w.words):
+			j := i + 1
+			if w.words[j].lower == "in" && j+1 < len(w.words) {
+				j++
+			}
+			if w.words[j].lower == "the" && j+1 < len(w.words) {
+				j++
+			}
+			if w.words[j].lower == "proposed" && j+1 < len(w.words) {
+				j++
+			}
+			if c := w.words[j]; nameLike(c.text) && !w.generic(c) {
+				consider(c.text, wd.start)
+			}
+		}
+	}
+	if best != "" {
+		return best
+	}
+	return w.boldName()
+}
+
+// introducedBy reports whether the verb at word i has "we" or "this
+// paper/work" as its subject (a few words back, for "we first propose").
+func (w *doc) introducedBy(i int) bool {
+	for j := i - 1; j >= 0 && j >= i-3; j-- {
+		switch w.words[j].lower {
+		case "we", "paper", "work", "study", "article":
+			return true
+		}
+		if w.words[j].stop {
+			return false
+		}
+	}
+	return false
+}
+
+// objectName reads the object of an introducing verb starting at word
+// start and returns the name it gives, if any.
+func (w *doc) objectName(start int, defs map[string]*acronym) string {
+	end := start
+	for end < len(w.words) && end-start < 14 {
+		end++
+		if w.words[end-1].stop {
+			break
+		}
+	}
+	obj := start
+	for obj < end && determiners[w.words[obj].lower] {
+		obj++
+	}
+	if obj >= end {
+		return ""
+	}
+	// Long Form (ACR) where the long form starts the object.
+	for j := obj; j < end; j++ {
+		wd := w.words[j]
+		if !wd.open {
+			continue
+		}
+		if a := defs[singular(wd.text)]; a != nil && a.word == j && a.long >= 0 && a.long <= obj+2 && len(a.entries) == 0 && !w.generic(wd) {
+			return wd.text
+		}
+		break
+	}
+	// ..., named X.
+	for j := obj; j < end-1; j++ {
+		if namingWords[w.words[j].lower] {
+			return w.namedAfter(j+1, defs)
+		}
+	}
+	// A name in parentheses that is not an acronym of the words before
+	// it: "reLight (π-Light, or PI-Light)", "Cache-to-Cache (C2C)".
+	for j := obj; j < end; j++ {
+		wd := w.words[j]
+		if !wd.open {
+			continue
+		}
+		if a := defs[singular(wd.text)]; a != nil && a.word == j && a.long < 0 && nameLike(wd.text) && !w.generic(wd) {
+			return wd.text
+		}
+		break
+	}
+	// We propose X, ... / We introduce LINO UniPS with ...
+	if c := w.words[obj]; (nameLike(c.text) || capitalised(c.text) && !commonCapitalised[c.lower]) && !w.generic(c) && !c.open {
+		name := c.text
+		for k := obj + 1; k < end && !w.words[k-1].comma && !w.words[k-1].stop && nameLike(w.words[k].text) && !w.words[k].open; k++ {
+			name = w.text.Clean[c.start:w.words[k].end]
+		}
+		return name
+	}
+	// We propose a novel architecture, X, ...
+	for j := obj; j < end-1; j++ {
+		if w.words[j].comma && !w.words[j].open {
+			if c := w.words[j+1]; nameLike(c.text) && !w.generic(c) && !c.open {
+				return c.text
+			}
+		}
+	}
+	return ""
+}
+
+// namedAfter returns the name given after "named", "termed" and the like:
+// the acronym when a Long Form (ACR) follows, else the word itself.
+func (w *doc) namedAfter(j int, defs map[string]*acronym) string {
+	if j >= len(w.words) {
+		return ""
+	}
+	c := w.words[j]
+	for k := j; k < len(w.words) && k < j+6; k++ {
+		wd := w.words[k]
+		if wd.open {
+			if a := defs[singular(wd.text)]; a != nil && a.word == k && a.long >= 0 && a.long <= j && !w.generic(wd) {
+				return wd.text
+			}
+			break
+		}
+		if wd.stop {
+			break
+		}
+	}
+	if (nameLike(c.text) || capitalised(c.text) && !commonCapitalised[c.lower]) && !w.generic(c) {
+		return c.text
+	}
+	return ""
+}
+
+// generic reports whether a word is a vocabulary concept rather than a
+// coined name: a match of a generic (lower-case canonical) task or
+// technique, or an acronym defined as one.
+func (w *doc) generic(wd word) bool {
+	if !w.taken[wd.start] {
+		return false
+	}
+	for _, id := range w.order {
+		f := w.found[id]
+		if f.entry < 0 || f.kind == graph.Dataset || f.kind == graph.Modality {
+			continue
+		}
+		for _, m := range f.mentions {
+			a, b := w.text.Span(wd.start, wd.end)
+			if m.Start <= a && b <= m.End {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// boldName returns the first bold name-like phrase of the original
+// abstract ("**Dolphin**", "\textbf{TP-GRPO}"), cleaned.
+func (w *doc) boldName() string {
+	for _, m := range boldRE.FindAllStringSubmatch(w.text.Orig, -1) {
+		s := m[1]
+		if s == "" {
+			s = m[2]
+		}
+		s = Clean(s).Clean
+		if !strings.Contains(s, " ") && nameLike(s) {
+			return s
+		}
+	}
+	return ""
+}
+
+var boldRE = regexp.MustCompile(`\*\*([^*\n]{1,60})\*\*|\\textbf\{([^{}\n]{1,60})\}`)
+
+var datasetHeads = map[string]bool{
+	"dataset": true, "datasets": true, "benchmark": true, "benchmarks": true, "corpus": true,
+	"testbed": true, "suite": true, "bench": true, "corpora": true, "leaderboard": true,
+}
+
+var sizeSuffix = regexp.MustCompile(`^\S+-\d+(\.\d+)?[KM]$`)
+
+var notAfterOn = map[string]bool{
+	"based": true, "built": true, "relies": true, "rely": true, "relying": true, "depend": true,
+	"depends": true, "focus": true, "focuses": true, "focused": true, "conditioned": true,
+	"run": true, "runs": true, "deployed": true, "implemented": true, "operate": true, "operates": true,
+}
+
+// datasets finds named datasets and benchmarks that the vocabulary does
+// not list, from their context: "X, a large-scale dataset", "the X
+// benchmark", "dataset X", "GIQA-160K", "on X and Y" after results, and
+// the other names of a list that holds one dataset.
+func (w *doc) datasets(defs map[string]*acronym, name string) {
+	is := make([]bool, len(w.words))
+	for i, wd := range w.words {
+		if !w.candidate(wd, defs) {
+			continue
+		}
+		lower := strings.ToLower(wd.text)
+		switch {
+		case sizeSuffix.MatchString(wd.text) && nameLike(wd.text):
+			is[i] = true
+		case strings.Contains(lower, "bench") || strings.HasSuffix(lower, "dataset") || strings.HasSuffix(lower, "-qa"):
+			is[i] = true
+		case w.afterDatasetHead(i):
+			is[i] = true
+		case i+1 < len(w.words) && datasetHeads[w.words[i+1].lower] && !wd.comma && !wd.stop:
+			is[i] = true
+		case w.appositiveDataset(i):
+			is[i] = true
+		case wd.text != name && i > 0 && (w.words[i-1].lower == "on" || w.words[i-1].lower == "in") && !w.words[i-1].stop && nameLike(wd.text) && !(i > 1 && notAfterOn[w.words[i-2].lower]) && !wd.open:
+			is[i] = true
+		}
+	}
+	// A list with one dataset in it is a list of datasets.
+	for changed := true; changed; {
+		changed = false
+		for i := range w.words {
+			if !is[i] {
+				continue
+			}
+			for _, j := range []int{i - 1, i + 1} {
+				if j < 0 || j >= len(w.words) || is[j] || !(nameLike(w.words[j].text) || capitalised(w.words[j].text)) || !w.candidate(w.words[j], defs) || w.words[j].text == name {
+					continue
+				}
+				lo, hi := min(i, j), max(i, j)
+				if w.words[lo].comma || (lo > 0 && (w.words[hi-1].lower == "and" || w.words[hi-1].lower == "or")) {
+					is[j] = true
+					changed = true
+				}
+			}
+			// "X, Y, and Z": step over the conjunction.
+			if i+2 < len(w.words) && w.words[i].comma && (w.words[i+1].lower == "and" || w.words[i+1].lower == "or") {
+				if k := i + 2; !is[k] && nameLike(w.words[k].text) && w.candidate(w.words[k], defs) {
+					is[k] = true
+					changed = true
+				}
+			}
+			if i+2 < len(w.words) && !w.words[i].comma && (w.words[i+1].lower == "and" || w.words[i+1].lower == "or") {
+				if k := i + 2; !is[k] && nameLike(w.words[k].text) && w.candidate(w.words[k], defs) {
+					is[k] = true
+					changed = true
+				}
+			}
+		}
+	}
+	for i, ok := range is {
+		if !ok {
+			continue
+		}
+		wd := w.words[i]
+		end := wd.end
+		if i+1 < len(w.words) && !wd.comma && !wd.stop && (w.words[i+1].text == "Bench" || w.words[i+1].text == "Benchmark") {
+			end = w.words[i+1].end
+		}
+		w.add(graph.Dataset, w.text.Clean[wd.start:end], -1, wd.start, end)
+	}
+}
+
+// listLead are the words that may stand between "benchmarks" and the
+// names it introduces: "benchmarks (e.g., X, Y)", "datasets such as X".
+var listLead = map[string]bool{"e.g": true, "e.g.": true, "i.e": true, "i.e.": true, "such": true, "as": true, "including": true, "like": true, "namely": true, "eg": true}
+
+// afterDatasetHead reports whether word i follows "dataset" or
+// "benchmarks", directly ("the synthetic dataset BEDLAM") or through a
+// list lead ("benchmarks (e.g., DiLiGenT, ...").
+func (w *doc) afterDatasetHead(i int) bool {
+	for j := i - 1; j >= 0 && j >= i-3; j-- {
+		prev := w.words[j]
+		if datasetHeads[prev.lower] {
+			return !prev.stop && (!prev.comma || j < i-1)
+		}
+		if !listLead[prev.lower] || prev.stop && prev.lower != "e.g" && prev.lower != "i.e" {
+			return false
+		}
+	}
+	return false
+}
+
+// candidate reports whether a word may name a new dataset: a coined name
+// or capitalised word that no vocabulary entry or defined acronym
+// already explains, and not a number, size or percentage.
+func (w *doc) candidate(wd word, defs map[string]*acronym) bool {
+	if w.taken[wd.start] || len(wd.text) < 2 {
+		return false
+	}
+	if !nameLike(wd.text) && !capitalised(wd.text) {
+		return false
+	}
+	if commonCapitalised[wd.lower] || datasetHeads[wd.lower] || units[wd.lower] || strings.ContainsAny(wd.text, "@%$/=+<>") {
+		return false
+	}
+	if a := defs[singular(wd.text)]; a != nil && a.long >= 0 {
+		return false
+	}
+	if modelSize.MatchString(wd.text) {
+		return false
+	}
+	return true
+}
+
+// units are measures that look like coined names ("MACs", "FLOPs").
+var units = map[string]bool{"macs": true, "flops": true, "gflops": true, "tflops": true, "gpus": true, "gpu": true, "tpus": true, "fps": true, "params": true, "gmacs": true}
+
+var modelSize = regexp.MustCompile(`(?i)^[\d.]+[kmbt]?$|\d+(\.\d+)?B$|^[A-Z]\d$`)
+
+// appositiveDataset reports whether word i is followed by ", a/an/the
+// ... dataset" (within a few words of the same clause).
+func (w *doc) appositiveDataset(i int) bool {
+	wd := w.words[i]
+	j := i + 1
+	if wd.close || !wd.comma {
+		// "MoSu (Most Replayed ...), the first large-scale benchmark"
+		if j < len(w.words) && w.words[j].open {
+			for j < len(w.words) && !w.words[j].close && j-i < 12 {
+				j++
+			}
+			if j >= len(w.words) || !w.words[j].comma {
+				return false
+			}
+			j++
+		} else if !wd.comma {
+			return false
+		}
+	}
+	if j >= len(w.words) || !determiners[w.words[j].lower] {
+		return false
+	}
+	for k := j + 1; k < len(w.words) && k-j <= 8; k++ {
+		if datasetHeads[w.words[k].lower] {
+			return true
+		}
+		if w.words[k].stop || w.words[k].comma {
+			return false
+		}
+	}
+	return false
+}

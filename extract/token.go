@@ -1,0 +1,104 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// token is one word of a cleaned abstract: a run of letters and digits.
+// Punctuation, hyphens and spaces separate tokens and are not tokens, so
+// "vision-language" and "vision language" tokenize alike.
+type token struct {
+	start, end int    // byte offsets in the cleaned text
+	text       string // as written
+	norm       string // see normToken
+}
+
+// tokenize splits s into tokens. It allocates only the token slice and the
+// normalised strings that differ from the text.
+func tokenize(s string) []token {
+	toks := make([]token, 0, len(s)/6)
+	start := -1
+	for i, r := range s {
+		word := unicode.IsLetter(r) || unicode.IsDigit(r)
+		switch {
+		case word && start < 0:
+			start = i
+		case !word && start >= 0:
+			toks = append(toks, newToken(s, start, i))
+			start = -1
+		}
+	}
+	if start >= 0 {
+		toks = append(toks, newToken(s, start, len(s)))
+	}
+	return toks
+}
+
+func newToken(s string, start, end int) token {
+	text := s[start:end]
+	return token{start: start, end: end, text: text, norm: normToken(text)}
+}
+
+// normToken lower-cases a word and drops a final plural "s" the way the
+// scorer does (words longer than three letters, not ending in "ss"), so
+// that "LLMs" and "LLM", "benchmarks" and "benchmark" are one key.
+func normToken(w string) string {
+	lower := w
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= utf8.RuneSelf || ('A' <= c && c <= 'Z') {
+			lower = strings.ToLower(w)
+			break
+		}
+	}
+	if n := len(lower); n > 3 && lower[n-1] == 's' && lower[n-2] != 's' {
+		lower = lower[:n-1]
+	}
+	return lower
+}
+
+// singular returns w without a final plural "s" after an upper-case
+// letter or digit ("LLMs" -> "LLM"), for case-sensitive acronym matches.
+func singular(w string) string {
+	if n := len(w); n > 2 && w[n-1] == 's' {
+		c := w[n-2]
+		if ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9') {
+			return w[:n-1]
+		}
+	}
+	return w
+}
+
+// normPhrase normalises a phrase the way tokens are normalised, joined
+// by single spaces; it is the key of the vocabulary's alias table.
+func normPhrase(s string) string {
+	toks := tokenize(s)
+	parts := make([]string, len(toks))
+	for i, t := range toks {
+		parts[i] = t.norm
+	}
+	return strings.Join(parts, " ")
+}
+
+// hasUpper reports whether s has an upper-case letter.
+func hasUpper(s string) bool {
+	for _, r := range s {
+		if unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// countUpper returns the number of upper-case letters in s.
+func countUpper(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsUpper(r) {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,345 @@
+package extract
+
+import (
+	"bufio"
+	"embed"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/papergraph/papergraph/graph"
+)
+
+// The embedded vocabulary: one entry per line, tab-separated,
+//
+//	kind <TAB> canonical name <TAB> aliases separated by | <TAB> broader names separated by |
+//
+// with # comments. Users add entries of their own in the same format with
+// --vocab; an entry whose kind and canonical name already exist adds its
+// aliases and broader names to it.
+//
+//go:embed vocab/*.tsv
+var vocabFS embed.FS
+
+// entry is one vocabulary entity.
+type entry struct {
+	kind    graph.Kind
+	name    string
+	aliases []string
+	broader []string
+}
+
+// alias is one way to write an entry, as stored in the trie.
+type alias struct {
+	entry int // index in vocab.entries
+	// exact is the alias as written when it must match case-sensitively:
+	// a single token with a capital ("SAM", "LoRA"), which as a lower-case
+	// word is usually something else. Empty otherwise.
+	exact string
+}
+
+// vocab is the loaded vocabulary and its token tries.
+type vocab struct {
+	entries []entry
+	byKey   map[string]int // kind:slug -> entry index
+	// Modality cues and the other kinds are matched by separate tries, so
+	// that a cue ("human pose" -> motion) and an entity that contains it
+	// ("human pose estimation") do not shadow each other in the
+	// leftmost-longest match.
+	entities, modalities *trie
+}
+
+// trie maps token sequences to aliases. It is keyed by (node, token id);
+// node 0 is the root. Token ids intern the normalised tokens that occur in
+// some alias, so a text token that is in no alias costs one map miss.
+type trie struct {
+	tokenIDs map[string]uint32
+	children map[uint64]uint32
+	terminal map[uint32][]alias
+	nodes    uint32
+	maxLen   int // longest alias in tokens
+}
+
+func newTrie() *trie {
+	return &trie{
+		tokenIDs: map[string]uint32{},
+		children: map[uint64]uint32{},
+		terminal: map[uint32][]alias{},
+		nodes:    1,
+	}
+}
+
+func newVocab() *vocab {
+	return &vocab{byKey: map[string]int{}, entities: newTrie(), modalities: newTrie()}
+}
+
+// loadVocab reads the embedded vocabulary and then the files, in order.
+func loadVocab(files []string) (*vocab, error) {
+	v := newVocab()
+	names, err := fs.Glob(vocabFS, "vocab/*.tsv")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		f, err := vocabFS.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		err = v.read(f, path.Base(name))
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, fmt.Errorf("vocabulary: %w", err)
+		}
+		err = v.read(f, name)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := v.checkBroader(); err != nil {
+		return nil, err
+	}
+	v.index()
+	return v, nil
+}
+
+// read adds the entries of one vocabulary file.
+func (v *vocab) read(r io.Reader, name string) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimRight(sc.Text(), "\r")
+		if strings.TrimSpace(text) == "" || strings.HasPrefix(strings.TrimSpace(text), "#") {
+			continue
+		}
+		f := strings.Split(text, "\t")
+		if len(f) < 2 || len(f) > 4 {
+			return fmt.Errorf("%s:%d: want 2 to 4 tab-separated fields (kind, name, aliases, broader), got %d", name, line, len(f))
+		}
+		for len(f) < 4 {
+			f = append(f, "")
+		}
+		kind, err := graph.ParseKind(f[0])
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		canon := strings.TrimSpace(f[1])
+		if normPhrase(canon) == "" {
+			return fmt.Errorf("%s:%d: empty name", name, line)
+		}
+		v.add(entry{kind: kind, name: canon, aliases: splitList(f[2]), broader: splitList(f[3])})
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s:%d: %w", name, line+1, err)
+	}
+	return nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, a := range strings.Split(s, "|") {
+		if a = strings.TrimSpace(a); a != "" {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// add merges e into the vocabulary.
+func (v *vocab) add(e entry) {
+	key := graph.EntityID(e.kind, e.name)
+	if i, ok := v.byKey[key]; ok {
+		old := &v.entries[i]
+		old.aliases = appendNew(old.aliases, e.aliases...)
+		old.broader = appendNew(old.broader, e.broader...)
+		return
+	}
+	v.byKey[key] = len(v.entries)
+	v.entries = append(v.entries, e)
+}
+
+func appendNew(list []string, add ...string) []string {
+	for _, a := range add {
+		found := false
+		for _, b := range list {
+			if b == a {
+				found = true
+				break
+			}
+		}
+		if !found {
+			list = append(list, a)
+		}
+	}
+	return list
+}
+
+// checkBroader adds an entry for every broader name that has none, so the
+// taxonomy never points at a missing node, and drops self-references.
+func (v *vocab) checkBroader() error {
+	for i := 0; i < len(v.entries); i++ {
+		e := v.entries[i]
+		kept := e.broader[:0]
+		for _, b := range e.broader {
+			if graph.EntityID(e.kind, b) == graph.EntityID(e.kind, e.name) {
+				continue
+			}
+			kept = append(kept, b)
+			if _, ok := v.byKey[graph.EntityID(e.kind, b)]; !ok {
+				v.add(entry{kind: e.kind, name: b})
+			}
+		}
+		v.entries[i].broader = kept
+	}
+	return nil
+}
+
+// index builds the tries over every entry's name and aliases. A
+// modality's canonical name is not indexed: "code" and "action" are
+// cues only in some phrases, which the modality's aliases list.
+func (v *vocab) index() {
+	for i, e := range v.entries {
+		t := v.entities
+		if e.kind == graph.Modality {
+			t = v.modalities
+		} else {
+			t.insert(e.name, i)
+		}
+		for _, a := range e.aliases {
+			t.insert(a, i)
+		}
+	}
+}
+
+func (v *trie) insert(phrase string, entry int) {
+	toks := tokenize(phrase)
+	if len(toks) == 0 || hasSymbol(phrase) {
+		// Tokens drop symbols, so "∞Bench" would match every "Bench".
+		return
+	}
+	node := uint32(0)
+	for _, t := range toks {
+		id, ok := v.tokenIDs[t.norm]
+		if !ok {
+			id = uint32(len(v.tokenIDs)) + 1
+			v.tokenIDs[t.norm] = id
+		}
+		key := uint64(node)<<32 | uint64(id)
+		next, ok := v.children[key]
+		if !ok {
+			next = v.nodes
+			v.nodes++
+			v.children[key] = next
+		}
+		node = next
+	}
+	a := alias{entry: entry}
+	if len(toks) == 1 && hasUpper(phrase) && caseSensitive(toks[0].text) {
+		a.exact = singular(toks[0].text)
+	}
+	for _, old := range v.terminal[node] {
+		if old == a {
+			return
+		}
+	}
+	v.terminal[node] = append(v.terminal[node], a)
+	if len(toks) > v.maxLen {
+		v.maxLen = len(toks)
+	}
+}
+
+// caseSensitive reports whether a one-token alias must match with its
+// case: acronyms and camel-case names ("SAM", "LoRA", "ImageNet", "GPT4"),
+// whose lower-case forms are often ordinary words, but not a capitalised
+// ordinary word ("Transformer") or a proper name with one capital that
+// is written lower case too.
+func caseSensitive(w string) bool {
+	return countUpper(w) >= 2 || (countUpper(w) == 1 && !startsUpper(w)) || (hasUpper(w) && hasDigit(w))
+}
+
+// hasSymbol reports whether s has a rune other than a letter, digit,
+// space, or ASCII punctuation.
+func hasSymbol(s string) bool {
+	for _, r := range s {
+		if r >= 0x80 && !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsSpace(r) && r != '–' && r != '’' {
+			return true
+		}
+	}
+	return false
+}
+
+func startsUpper(w string) bool {
+	for _, r := range w {
+		return r >= 'A' && r <= 'Z'
+	}
+	return false
+}
+
+func hasDigit(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] >= '0' && w[i] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// ancestors returns the entries broader than entry i, transitively,
+// nearest first, without repeats. Cycles in user vocabularies are cut.
+func (v *vocab) ancestors(i int) []int {
+	var out []int
+	seen := map[int]bool{i: true}
+	queue := []int{i}
+	for len(queue) > 0 {
+		e := v.entries[queue[0]]
+		queue = queue[1:]
+		for _, b := range e.broader {
+			j, ok := v.byKey[graph.EntityID(e.kind, b)]
+			if !ok || seen[j] {
+				continue
+			}
+			seen[j] = true
+			out = append(out, j)
+			queue = append(queue, j)
+		}
+	}
+	return out
+}
+
+// entity returns entry i as a graph.Entity.
+func (v *vocab) entity(i int) graph.Entity {
+	e := v.entries[i]
+	return graph.Entity{Kind: e.kind, Name: e.name, Aliases: e.aliases, Broader: e.broader}
+}
+
+// lookup returns the aliases that phrase matches exactly as a whole,
+// ignoring the case rule.
+func (v *trie) lookup(phrase string) []alias {
+	toks := tokenize(phrase)
+	node := uint32(0)
+	for _, t := range toks {
+		id, ok := v.tokenIDs[t.norm]
+		if !ok {
+			return nil
+		}
+		node, ok = v.children[uint64(node)<<32|uint64(id)]
+		if !ok {
+			return nil
+		}
+	}
+	return v.terminal[node]
+}

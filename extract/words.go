@@ -1,0 +1,132 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// word is a whitespace-separated chunk of cleaned text with its
+// surrounding punctuation stripped and remembered. Context patterns
+// ("we propose X, a ...", "on X and Y") read words; the vocabulary
+// matcher reads tokens.
+type word struct {
+	start, end int // byte offsets of text in the cleaned text
+	text       string
+	lower      string
+	open       bool // a "(" or "[" before it
+	close      bool // a ")" or "]" after it
+	comma      bool // a "," after it
+	stop       bool // a ".", ";", ":", "!" or "?" after it: a clause ends
+}
+
+const (
+	leadPunct  = "([{\"'“‘*_`"
+	trailPunct = ")]}\"'”’,.;:!?*_`"
+)
+
+func splitWords(s string) []word {
+	var out []word
+	i := 0
+	for i < len(s) {
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		j := i
+		for j < len(s) && s[j] != ' ' {
+			j++
+		}
+		if j > i {
+			if w, ok := newWord(s, i, j); ok {
+				out = append(out, w)
+			}
+		}
+		i = j
+	}
+	return out
+}
+
+func newWord(s string, a, b int) (word, bool) {
+	var w word
+	for a < b && strings.IndexByte(leadPunct, s[a]) >= 0 || a < b && strings.HasPrefix(s[a:b], "“") || a < b && strings.HasPrefix(s[a:b], "‘") {
+		if s[a] == '(' || s[a] == '[' {
+			w.open = true
+		}
+		_, n := utf8.DecodeRuneInString(s[a:b])
+		a += n
+	}
+	for a < b {
+		r, n := utf8.DecodeLastRuneInString(s[a:b])
+		if r >= utf8.RuneSelf && r != '”' && r != '’' {
+			break
+		}
+		if r < utf8.RuneSelf && strings.IndexByte(trailPunct, byte(r)) < 0 {
+			break
+		}
+		switch r {
+		case ')', ']':
+			w.close = true
+		case ',':
+			w.comma = true
+		case '.', ';', ':', '!', '?':
+			w.stop = true
+		}
+		b -= n
+	}
+	if a >= b {
+		return w, false
+	}
+	w.start, w.end, w.text = a, b, s[a:b]
+	w.lower = strings.ToLower(w.text)
+	return w, true
+}
+
+// nameLike reports whether w looks like a coined name rather than an
+// English word: two capitals or more ("ScaleCUA", "GPS"), a capital with a
+// digit ("C2C", "Human3R"), or a capital after the first letter
+// ("villa-X", "π-Light", "grounding-IQA").
+func nameLike(w string) bool {
+	upper, digit, letters := 0, false, 0
+	first := true
+	innerUpper := false
+	for _, r := range w {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+		if unicode.IsUpper(r) {
+			upper++
+			if !first {
+				innerUpper = true
+			}
+		}
+		if unicode.IsDigit(r) {
+			digit = true
+		}
+		first = false
+	}
+	if letters == 0 || len(w) > 40 {
+		return false
+	}
+	return upper >= 2 || (upper >= 1 && digit) || innerUpper
+}
+
+// capitalised reports whether w starts with an upper-case letter followed
+// by a lower-case one ("Dolphin").
+func capitalised(w string) bool {
+	r, n := utf8.DecodeRuneInString(w)
+	if !unicode.IsUpper(r) || n >= len(w) {
+		return false
+	}
+	r2, _ := utf8.DecodeRuneInString(w[n:])
+	return unicode.IsLower(r2)
+}
+
+// commonCapitalised are capitalised words that start sentences or
+// headings, never names.
+var commonCapitalised = map[string]bool{
+	"the": true, "a": true, "an": true, "this": true, "these": true, "our": true, "we": true,
+	"it": true, "its": true, "in": true, "on": true, "to": true, "for": true, "with": true,
+	"first": true, "second": true, "finally": true, "specifically": true, "furthermore": true,
+	"moreover": true, "however": true, "additionally": true, "then": true, "here": true,
+	"experiments": true, "extensive": true, "results": true, "code": true, "project": true,
+}
