@@ -1,0 +1,215 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/papergraph/papergraph/graph"
+)
+
+// MaxPageSize is the largest page size (first, limit) a query may ask for;
+// larger ones are BAD_USER_INPUT.
+const MaxPageSize = 100
+
+// ExtractFunc returns the paper that the extractor finds in a title (may be
+// empty) and an abstract. The server takes it as a function so that it does
+// not depend on package extract.
+type ExtractFunc func(ctx context.Context, title, abstract string) (graph.Paper, error)
+
+// Options configures New. Only Store and Extract are required; zero limits
+// take the defaults given on Limits. (The name Config is taken by gqlgen's
+// generated schema configuration.)
+type Options struct {
+	Store   *graph.Store
+	Extract ExtractFunc
+	// WriteToken enables the addPapers mutation for requests carrying it as
+	// "Authorization: Bearer <token>"; empty disables writes.
+	WriteToken string
+	// CORSOrigins are the browser origins allowed to call the API
+	// ("https://app.example.org"); "*" allows any. Empty allows none, so
+	// only same-origin pages (the playground) can call it from a browser.
+	CORSOrigins []string
+	// PlaygroundAssets is a directory holding graphiql.min.js,
+	// graphiql.min.css, react.production.min.js and
+	// react-dom.production.min.js (see .ci/playground-assets.sh); empty
+	// loads them from a CDN.
+	PlaygroundAssets string
+	// DisableIntrospection turns off schema introspection (and with it the
+	// playground's schema-aware editor).
+	DisableIntrospection bool
+	Limits               Limits
+	// Logger receives request errors and panics; nil uses slog.Default().
+	Logger *slog.Logger
+}
+
+// Limits bound what one request may cost.
+type Limits struct {
+	// MaxDepth is the deepest nesting of fields in an operation, not
+	// counting introspection fields; default 12.
+	MaxDepth int
+	// MaxComplexity bounds gqlgen's complexity, in which a list field
+	// costs its page size times its selection; default 20000.
+	MaxComplexity int
+	// MaxBodyBytes bounds a request body; larger ones get 413. Default 1 MiB.
+	MaxBodyBytes int64
+	// Timeout bounds the time spent on one request; default 10 s.
+	Timeout time.Duration
+	// QueryCacheSize is the number of parsed queries and of persisted
+	// queries kept; default 1000.
+	QueryCacheSize int
+	// LoaderWait is how long a dataloader collects ids before it calls the
+	// store; default 1 ms. Longer batches more under load at the cost of
+	// latency.
+	LoaderWait time.Duration
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = 12
+	}
+	if l.MaxComplexity <= 0 {
+		l.MaxComplexity = 20000
+	}
+	if l.MaxBodyBytes <= 0 {
+		l.MaxBodyBytes = 1 << 20
+	}
+	if l.Timeout <= 0 {
+		l.Timeout = 10 * time.Second
+	}
+	if l.QueryCacheSize <= 0 {
+		l.QueryCacheSize = 1000
+	}
+	if l.LoaderWait <= 0 {
+		l.LoaderWait = time.Millisecond
+	}
+	return l
+}
+
+// Server is the HTTP handler of the API:
+//
+//	/              GraphiQL playground, prefilled with an example query
+//	/query         GraphQL over GET and POST
+//	/healthz       200 "ok" while serving
+//	/metrics       Prometheus metrics
+//	/export/       files of subgraphs (see NewExportHandler)
+//
+// A Server is safe for concurrent use by multiple goroutines.
+type Server struct {
+	cfg     Options
+	limits  Limits
+	log     *slog.Logger
+	handler http.Handler
+}
+
+// New returns the server for cfg.
+func New(cfg Options) (*Server, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("server: Options.Store is nil")
+	}
+	if cfg.Extract == nil {
+		return nil, errors.New("server: Options.Extract is nil")
+	}
+	s := &Server{cfg: cfg, limits: cfg.Limits.withDefaults(), log: cfg.Logger}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m := newMetrics(reg)
+
+	mux := http.NewServeMux()
+	mux.Handle("/query", s.cors(m.instrument(s.guard(s.graphQL(m)))))
+	mux.Handle("GET /{$}", s.playground())
+	if cfg.PlaygroundAssets != "" {
+		mux.Handle("GET /playground-assets/", http.StripPrefix("/playground-assets/", http.FileServer(http.Dir(cfg.PlaygroundAssets))))
+	}
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		io.WriteString(w, "ok\n")
+	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+	mux.Handle("/export/", s.cors(NewExportHandler(cfg.Store)))
+	s.handler = mux
+	return s, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.handler.ServeHTTP(w, r)
+}
+
+// graphQL builds the gqlgen handler: explicit transports and extensions,
+// in the order they run on an operation.
+func (s *Server) graphQL(m *metrics) http.Handler {
+	es := NewExecutableSchema(Config{
+		Resolvers:  &Resolver{store: s.cfg.Store, extract: s.cfg.Extract, writeToken: s.cfg.WriteToken},
+		Complexity: complexity(),
+	})
+	h := handler.New(es)
+	// Options answers CORS preflights that reach it; GET serves cached
+	// queries and persisted-query hashes (it refuses mutations); POST is
+	// the main transport. No websockets: there are no subscriptions.
+	h.AddTransport(transport.Options{})
+	h.AddTransport(transport.GET{})
+	h.AddTransport(transport.POST{})
+	h.SetQueryCache(lru.New[*ast.QueryDocument](s.limits.QueryCacheSize))
+	h.SetErrorPresenter(s.presentError)
+	h.SetRecoverFunc(s.recoverPanic)
+	if !s.cfg.DisableIntrospection {
+		h.Use(extension.Introspection{})
+	}
+	h.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](s.limits.QueryCacheSize)})
+	h.Use(m)
+	h.Use(depthLimit{max: s.limits.MaxDepth})
+	h.Use(extension.FixedComplexityLimit(s.limits.MaxComplexity))
+	return withLoaders(s.cfg.Store, m, s.limits.LoaderWait, h)
+}
+
+// guard applies the per-request limits: the body is read in full up to
+// MaxBodyBytes (413 beyond, before any parsing), the context gets
+// Timeout, and the bearer token, if any, is kept for the resolvers.
+func (s *Server) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > s.limits.MaxBodyBytes {
+			tooLarge(w, s.limits.MaxBodyBytes)
+			return
+		}
+		if r.Body != nil && r.Body != http.NoBody {
+			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.limits.MaxBodyBytes))
+			var tooBig *http.MaxBytesError
+			switch {
+			case errors.As(err, &tooBig):
+				tooLarge(w, s.limits.MaxBodyBytes)
+				return
+			case err != nil:
+				http.Error(w, "reading request body: "+err.Error(), http.StatusBadRequest)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), s.limits.Timeout)
+		defer cancel()
+		ctx = withBearer(ctx, r.Header.Get("Authorization"))
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+func tooLarge(w http.ResponseWriter, limit int64) {
+	http.Error(w, fmt.Sprintf("request body larger than %d bytes", limit), http.StatusRequestEntityTooLarge)
+}
