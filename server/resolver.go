@@ -2,8 +2,8 @@ package server
 
 import (
 	"bytes"
-	"errors"
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/papergraph/papergraph/graph"
