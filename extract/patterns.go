@@ -135,6 +135,9 @@ var namingWords = map[string]bool{
 	"named": true, "termed": true, "called": true, "dubbed": true, "namely": true, "coined": true,
 }
 
+// methodHeads name what a paper contributes: "our method, HALT, ...".
+var methodHeads = map[string]bool{"method": true, "approach": true, "framework": true, "model": true, "system": true, "algorithm": true, "benchmark": true, "dataset": true, "pipeline": true, "agent": true, "architecture": true, "technique": true}
+
 var determiners = map[string]bool{"a": true, "an": true, "the": true, "our": true}
 
 // name returns the paper's own contribution name, or "". Candidates come
@@ -166,6 +169,10 @@ func (w *doc) name(defs map[string]*acronym) string {
 		switch {
 		case namingWords[wd.lower] && i+1 < len(w.words):
 			consider(w.namedAfter(i+1, defs), wd.start)
+		case wd.lower == "our" && i+2 < len(w.words) && methodHeads[w.words[i+1].lower] && w.words[i+1].comma:
+			if c := w.words[i+2]; (nameLike(c.text) || capitalised(c.text) && !commonCapitalised[c.lower]) && !w.generic(c) {
+				consider(c.text, wd.start)
+			}
 		case (wd.lower == "proposed" || wd.lower == "resulting") && i+1 < len(w.words):
 			j := i + 1
 			if w.words[j].lower == "in" && j+1 < len(w.words) {
