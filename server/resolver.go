@@ -63,8 +63,14 @@ func pageSize(name string, first *int, def int) (int, error) {
 
 func deref[T any](p *T) T {
 	var zero T
+	return or(p, zero)
+}
+
+// or returns *p, or def when p is nil: an argument with a schema default
+// is nil only when the client passes null explicitly.
+func or[T any](p *T, def T) T {
 	if p == nil {
-		return zero
+		return def
 	}
 	return *p
 }
@@ -135,7 +141,7 @@ func (r *queryResolver) Entities(ctx context.Context, kind *graph.Kind, search *
 	if err != nil {
 		return EntityConnection{}, err
 	}
-	page, err := r.store.ListEntities(ctx, deref(kind), deref(search), deref(orderBy), n, deref(after))
+	page, err := r.store.ListEntities(ctx, deref(kind), deref(search), or(orderBy, graph.ByDegree), n, deref(after))
 	if err != nil {
 		return EntityConnection{}, err
 	}
@@ -147,7 +153,7 @@ func (r *queryResolver) PapersSharing(ctx context.Context, paper string, kinds [
 	if err != nil {
 		return nil, err
 	}
-	return r.store.Sharing(ctx, paper, graph.SharingQuery{Kinds: kinds, MinShared: deref(minShared), Family: deref(family), Limit: n})
+	return r.store.Sharing(ctx, paper, graph.SharingQuery{Kinds: kinds, MinShared: or(minShared, 1), Family: deref(family), Limit: n})
 }
 
 // maxNeighborhood bounds neighborhood(limit:): a subgraph is one response,
@@ -162,11 +168,11 @@ func (r *queryResolver) Neighborhood(ctx context.Context, id string, hops *int, 
 		}
 		n = *limit
 	}
-	return r.store.Neighborhood(ctx, id, graph.NeighborhoodQuery{Hops: deref(hops), Kinds: kinds, Limit: n})
+	return r.store.Neighborhood(ctx, id, graph.NeighborhoodQuery{Hops: or(hops, 1), Kinds: kinds, Limit: n})
 }
 
 func (r *queryResolver) Path(ctx context.Context, from string, to string, maxHops *int) (*graph.Subgraph, error) {
-	g, ok, err := r.store.Path(ctx, from, to, deref(maxHops))
+	g, ok, err := r.store.Path(ctx, from, to, or(maxHops, 6))
 	if err != nil || !ok {
 		return nil, err
 	}
