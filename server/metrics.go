@@ -105,6 +105,7 @@ func (m *metrics) instrument(next http.Handler) http.Handler {
 var _ interface {
 	graphql.HandlerExtension
 	graphql.OperationParameterMutator
+	graphql.OperationContextMutator
 	graphql.ResponseInterceptor
 } = (*metrics)(nil)
 
@@ -112,11 +113,21 @@ func (m *metrics) ExtensionName() string { return "Metrics" }
 
 func (m *metrics) Validate(graphql.ExecutableSchema) error { return nil }
 
-// MutateOperationParameters records the operation name; it changes
-// nothing.
+// MutateOperationParameters records the operation name the request
+// gives, for requests that fail to parse; it changes nothing.
 func (m *metrics) MutateOperationParameters(ctx context.Context, params *graphql.RawParams) *gqlerror.Error {
 	if info, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok {
 		info.operation = params.OperationName
+	}
+	return nil
+}
+
+// MutateOperationContext records the name of the operation chosen, which
+// the request need not give when the document has one operation; it
+// changes nothing.
+func (m *metrics) MutateOperationContext(ctx context.Context, opCtx *graphql.OperationContext) *gqlerror.Error {
+	if info, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok && opCtx.Operation != nil {
+		info.operation = opCtx.Operation.Name
 	}
 	return nil
 }
