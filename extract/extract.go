@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/papergraph/papergraph/graph"
 )
@@ -43,20 +44,27 @@ func ID(abstract string) string {
 }
 
 func idOf(clean string) string {
-	h := sha256.New()
-	var buf [4]byte
-	for _, r := range clean {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			r = unicode.ToLower(r)
-			n := encodeRune(buf[:], r)
-			h.Write(buf[:n])
+	b := make([]byte, 0, len(clean))
+	for i := 0; i < len(clean); {
+		c := clean[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+				b = append(b, c)
+			case 'A' <= c && c <= 'Z':
+				b = append(b, c+'a'-'A')
+			}
+			i++
+			continue
 		}
+		r, n := utf8.DecodeRuneInString(clean[i:])
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b = utf8.AppendRune(b, unicode.ToLower(r))
+		}
+		i += n
 	}
-	return hex.EncodeToString(h.Sum(nil))[:graph.PaperIDLen]
-}
-
-func encodeRune(b []byte, r rune) int {
-	return copy(b, string(r))
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])[:graph.PaperIDLen]
 }
 
 // found is an entity found in one abstract, with its evidence.

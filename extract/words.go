@@ -77,7 +77,7 @@ func newWord(s string, a, b int) (word, bool) {
 		return w, false
 	}
 	w.start, w.end, w.text = a, b, s[a:b]
-	w.lower = strings.ToLower(w.text)
+	w.lower = lowerASCII(w.text)
 	return w, true
 }
 
@@ -129,4 +129,15 @@ var commonCapitalised = map[string]bool{
 	"first": true, "second": true, "finally": true, "specifically": true, "furthermore": true,
 	"moreover": true, "however": true, "additionally": true, "then": true, "here": true,
 	"experiments": true, "extensive": true, "results": true, "code": true, "project": true,
+}
+
+// lowerASCII is strings.ToLower without the allocation when s is already
+// lower case, which most words of an abstract are.
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
+			return strings.ToLower(s)
+		}
+	}
+	return s
 }

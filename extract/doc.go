@@ -1,0 +1,24 @@
+// Package extract finds, in paper abstracts, each paper's own name and the
+// tasks, modalities, datasets and techniques it links to, canonicalised so
+// that one concept is one node ("LLM", "LLMs" and "large language models"
+// are the technique "large language model").
+//
+// Abstracts are read by a Reader (seed text, JSON Lines, OpenReview notes,
+// arXiv metadata), cleaned of markup by Clean, then matched against an
+// embedded vocabulary (vocab/*.tsv: kind, canonical name, aliases, broader
+// names) with a token trie, so the cost is linear in the text whatever the
+// vocabulary's size. Acronyms defined in the text ("Vision-Language Models
+// (VLMs)") resolve their later uses, and context patterns find names no
+// vocabulary lists: the paper's own name ("we propose X", "termed X") and
+// new datasets ("X, a large-scale benchmark", "on X and Y").
+//
+//	x, err := extract.New(extract.Options{})
+//	r := extract.NewReader(f, "papers.jsonl", extract.ReaderOptions{})
+//	for {
+//		doc, err := r.Next()
+//		if err == io.EOF {
+//			break
+//		}
+//		paper := x.Extract(doc) // a graph.Paper with Entities and Mentions
+//	}
+package extract

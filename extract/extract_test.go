@@ -1,0 +1,230 @@
+package extract
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/papergraph/papergraph/graph"
+)
+
+func newExtractor(tb testing.TB) *Extractor {
+	tb.Helper()
+	x, err := New(Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return x
+}
+
+func TestExtract(t *testing.T) {
+	x := newExtractor(t)
+	tests := []struct {
+		name     string
+		abstract string
+		wantName string
+		want     map[graph.Kind][]string // must be among the paper's entities
+		notWant  map[graph.Kind][]string
+	}{
+		{
+			name:     "acronym resolves to vocabulary entity",
+			abstract: "Vision-Language Models (VLMs) are strong. We propose FooNet, a method that makes VLMs robust on ImageNet and COCO.",
+			wantName: "FooNet",
+			want:     map[graph.Kind][]string{graph.Technique: {"vision-language model"}, graph.Dataset: {"ImageNet", "COCO"}, graph.Modality: {"image", "text"}},
+		},
+		{
+			name:     "long form with acronym names the paper",
+			abstract: "We introduce Relative Movement Dynamics (RMD), a representation for reinforcement learning.",
+			wantName: "RMD",
+			want:     map[graph.Kind][]string{graph.Technique: {"reinforcement learning"}},
+		},
+		{
+			name:     "new dataset from context",
+			abstract: "We present Zorblat-12K, a large-scale dataset of protein images. Our model reaches 81.2% on Zorblat-12K and QuuxBench.",
+			wantName: "Zorblat-12K",
+			want:     map[graph.Kind][]string{graph.Dataset: {"Zorblat-12K", "QuuxBench"}},
+		},
+		{
+			name:     "named method",
+			abstract: "We propose an efficient separation method, named **Dolphin**, for audio-visual speech separation.",
+			wantName: "Dolphin",
+			want:     map[graph.Kind][]string{graph.Task: {"audio-visual speech separation"}},
+		},
+		{
+			name:     "no name, no false dataset",
+			abstract: "We study the implicit bias of gradient descent in deep linear networks. Our theory explains results on GPUs with 8B parameters.",
+			notWant:  map[graph.Kind][]string{graph.Dataset: {"GPUs", "8B"}},
+		},
+		{
+			name:     "own name is not a technique",
+			abstract: "We propose GRPO-X, which extends GRPO for large language models.",
+			wantName: "GRPO-X",
+			want:     map[graph.Kind][]string{graph.Technique: {"GRPO", "large language model"}},
+			notWant:  map[graph.Kind][]string{graph.Technique: {"GRPO-X"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := x.Extract(Document{Source: "t.txt", Index: 1, Abstract: tt.abstract})
+			if p.Name != tt.wantName {
+				t.Errorf("Name = %q; want %q", p.Name, tt.wantName)
+			}
+			for k, names := range tt.want {
+				got := p.Names(k)
+				for _, n := range names {
+					if !slices.Contains(got, n) {
+						t.Errorf("%s = %q; want it to contain %q", k.Plural(), got, n)
+					}
+				}
+			}
+			for k, names := range tt.notWant {
+				got := p.Names(k)
+				for _, n := range names {
+					if slices.Contains(got, n) {
+						t.Errorf("%s = %q; want no %q", k.Plural(), got, n)
+					}
+				}
+			}
+			checkMentions(t, p)
+		})
+	}
+}
+
+// checkMentions verifies that every mention points at its text in the
+// original abstract and backs a linked entity.
+func checkMentions(t *testing.T, p graph.Paper) {
+	t.Helper()
+	linked := map[string]bool{}
+	for _, e := range p.Entities {
+		linked[e.ID()] = true
+	}
+	for _, m := range p.Mentions {
+		if m.Start < 0 || m.End > len(p.Abstract) || m.Start > m.End {
+			t.Fatalf("mention %+v out of range of a %d-byte abstract", m, len(p.Abstract))
+		}
+		if p.Abstract[m.Start:m.End] != m.Text {
+			t.Errorf("mention %+v: abstract has %q there", m, p.Abstract[m.Start:m.End])
+		}
+		if !linked[graph.EntityID(m.Kind, m.Entity)] {
+			t.Errorf("mention %+v of an entity the paper does not link", m)
+		}
+	}
+}
+
+func TestIDIgnoresMarkupCaseAndSpace(t *testing.T) {
+	a := ID("We propose **Dolphin**, a method for  audio-visual\nspeech separation.")
+	b := ID("we propose Dolphin, a method for audio-visual speech separation")
+	if a != b {
+		t.Errorf("ID differs: %s vs %s", a, b)
+	}
+	if !graph.IsPaperID(a) {
+		t.Errorf("ID = %q; want %d hex digits", a, graph.PaperIDLen)
+	}
+	if c := ID("We propose Orca, a method for speech separation."); c == a {
+		t.Errorf("different abstracts share id %s", a)
+	}
+}
+
+func TestLabel(t *testing.T) {
+	x := newExtractor(t)
+	p := x.Extract(Document{Abstract: "We propose an efficient method, named Dolphin, for audio-visual speech separation."})
+	if p.Label != "Dolphin: audio-visual speech separation" {
+		t.Errorf("Label = %q", p.Label)
+	}
+	p = x.Extract(Document{Title: "A Title", Abstract: "We propose Dolphin."})
+	if p.Label != "A Title" {
+		t.Errorf("Label with title = %q; want the title", p.Label)
+	}
+}
+
+func TestVocabularyFile(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.tsv")
+	os.WriteFile(good, []byte("# mine\ndataset\tZorpBench\tZorp benchmark\tZorp\n"), 0o644)
+	x, err := New(Options{VocabFiles: []string{good}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := x.Extract(Document{Abstract: "Results on the zorp benchmark are strong."})
+	if got := p.Names(graph.Dataset); !slices.Contains(got, "ZorpBench") {
+		t.Errorf("datasets = %q; want ZorpBench from the user vocabulary", got)
+	}
+	if len(p.Ancestors) != 1 || p.Ancestors[0].Name != "Zorp" {
+		t.Errorf("Ancestors = %+v; want Zorp", p.Ancestors)
+	}
+	bad := filepath.Join(dir, "bad.tsv")
+	os.WriteFile(bad, []byte("dataset\tOK\n\nwidget\tX\n"), 0o644)
+	_, err = New(Options{VocabFiles: []string{bad}})
+	if err == nil || !strings.Contains(err.Error(), "bad.tsv:3") {
+		t.Errorf("New with a bad kind: err = %v; want one naming bad.tsv:3", err)
+	}
+}
+
+func TestEmbeddedVocabularySize(t *testing.T) {
+	v, err := loadVocab(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[graph.Kind]int{}
+	for _, e := range v.entries {
+		n[e.kind]++
+	}
+	min := map[graph.Kind]int{graph.Dataset: 1000, graph.Task: 600, graph.Technique: 800, graph.Modality: 13}
+	for k, want := range min {
+		if n[k] < want {
+			t.Errorf("%d %s entries; want at least %d", n[k], k, want)
+		}
+	}
+	t.Logf("vocabulary: %v", n)
+}
+
+func FuzzExtract(f *testing.F) {
+	for _, s := range []string{
+		"We propose **Dolphin**, named after LLMs (LLMs) on ImageNet-1K.",
+		"$\\pi$-Light (π-Light, or PI-Light) uses \\textbf{GPS} on X-160K and Y.",
+		"((((", "We introduce (", "on , and", "We present X (Y", "\x00\xff",
+	} {
+		f.Add(s)
+	}
+	x := newExtractor(f)
+	f.Fuzz(func(t *testing.T, s string) {
+		p := x.Extract(Document{Abstract: s})
+		checkMentions(t, p)
+		q := x.Extract(Document{Abstract: s})
+		if p.ID != q.ID || p.Name != q.Name || len(p.Entities) != len(q.Entities) {
+			t.Fatalf("extraction not deterministic")
+		}
+		// Canonical names are fixed points: the canonical name of every
+		// vocabulary entity found maps back to itself.
+		for _, e := range p.Entities {
+			if graph.EntityID(e.Kind, e.Name) != e.ID() {
+				t.Fatalf("entity %+v: id not stable", e)
+			}
+		}
+	})
+}
+
+func BenchmarkExtract(b *testing.B) {
+	x := newExtractor(b)
+	var docs []Document
+	var size int64
+	for _, path := range []string{"../seeds/000_0a985b7c2d4fa399.txt", "../seeds/004_9e693a208915a7bf.txt"} {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, para := range strings.Split(strings.TrimSpace(string(raw)), "\n\n")[1:] {
+			docs = append(docs, Document{Abstract: para})
+			size += int64(len(para))
+		}
+	}
+	b.SetBytes(size)
+	b.ResetTimer()
+	for b.Loop() {
+		for _, d := range docs {
+			x.Extract(d)
+		}
+	}
+}
