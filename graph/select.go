@@ -53,6 +53,24 @@ type Selection struct {
 	Limit int
 }
 
+// ParseKinds parses a comma-separated list of entity kind names, singular
+// or plural ("task,datasets"); empty gives nil, which selects every kind.
+// An unknown name is ErrBadKind.
+func ParseKinds(s string) ([]Kind, error) {
+	var kinds []Kind
+	for _, name := range strings.Split(s, ",") {
+		if strings.TrimSpace(name) == "" {
+			continue
+		}
+		k, err := ParseKind(name)
+		if err != nil {
+			return nil, fmt.Errorf("kinds: %w", err)
+		}
+		kinds = append(kinds, k)
+	}
+	return kinds, nil
+}
+
 // Whole reports whether sel has no root and so selects the whole graph.
 func (sel Selection) Whole() bool {
 	return sel.Paper == "" && sel.Entity == "" && sel.Search == ""
