@@ -35,8 +35,8 @@ func decodeCursor(c string, prefix []byte, minLen int) ([]byte, error) {
 const rankCursorTag = 0xFF
 
 // rankCursor encodes the rank offset of the next result of a ranked listing
-// for query, with a hash of the query so that a cursor from another query
-// is rejected.
+// for query (the listing's query and filters), with a hash of the query so
+// that a cursor from another query is rejected.
 func rankCursor(query string, offset int) string {
 	k := []byte{rankCursorTag}
 	k = binary.BigEndian.AppendUint32(k, queryHash(query))

@@ -25,17 +25,22 @@ const (
 // query, rarest terms first. A more common term is not scanned: its
 // weight is small (idf falls with document frequency) and a scan would
 // cost a key per paper containing it, a third of the corpus for words such
-// as "model". It is scored instead by point reads of its posting on the
-// candidates that the rare terms found, best-first by an upper bound, at
-// most textChecks of them. What that costs: a paper that contains only
-// common terms of the query is not found, unless every term is common; then
-// the first textWindow postings of the rarest one are the candidates (ids
-// are hashes, so a uniform sample).
+// as "model". If every term is common, the first textWindow postings of
+// the rarest one are the candidates (ids are hashes, so a uniform sample).
+//
+// Candidates are then scored best-first by an upper bound of their score
+// (BM25 without the document length, common terms at their maximum); each
+// exact score costs point reads of the document length (0x0E) and of the
+// common terms' postings, a few microseconds each, so at most textChecks
+// candidates (or twice the results asked for) are scored. What the bounds cost: a paper with only common
+// terms of the query is found only in the window; when more than
+// textChecks candidates tie on the bound (one rare term, once in each),
+// the first by id are scored rather than the shortest documents.
 const (
 	textFullTerm = 5000
 	textBudget   = 20000
-	textWindow   = 2000
-	textChecks   = 2000
+	textWindow   = 1000
+	textChecks   = 500
 	// maxTextRank bounds how deep a ranked listing pages.
 	maxTextRank = 1000
 )
@@ -117,7 +122,9 @@ func rankText(ctx context.Context, txn *badger.Txn, query string, n int, keep fu
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortFunc(idx, func(a, b int) int { return cmp.Or(cmp.Compare(dfs[a], dfs[b]), strings.Compare(ts[a].term, ts[b].term)) })
+	slices.SortFunc(idx, func(a, b int) int {
+		return cmp.Or(cmp.Compare(dfs[a], dfs[b]), strings.Compare(ts[a].term, ts[b].term))
+	})
 	sorted := make([]textTerm, len(ts))
 	sortedDF := make([]uint64, len(ts))
 	for i, j := range idx {
@@ -194,8 +201,10 @@ func rankText(ctx context.Context, txn *badger.Txn, query string, n int, keep fu
 
 	var best []textScored
 	matched := len(list)
+	// A deep page of a ranked listing needs more candidates scored.
+	checks := max(textChecks, 2*n)
 	for i, c := range list {
-		if i == textChecks {
+		if i == checks {
 			break
 		}
 		if len(best) == n {
@@ -301,7 +310,10 @@ func uint32At(txn *badger.Txn, key []byte) (uint32, error) {
 // cursor being a rank offset. The other filters are checked on the
 // candidates.
 func listText(ctx context.Context, txn *badger.Txn, f PaperFilter, first int, after string) (PaperPage, error) {
-	offset, err := decodeRankCursor(after, f.Text)
+	// The cursor is bound to the whole filter: an offset means nothing in
+	// another ranking.
+	filterKey := fmt.Sprintf("%q %q %d %q", f.Text, f.Entity, f.Kind, f.Source)
+	offset, err := decodeRankCursor(after, filterKey)
 	if err != nil {
 		return PaperPage{}, err
 	}
@@ -353,7 +365,7 @@ func listText(ctx context.Context, txn *badger.Txn, f PaperFilter, first int, af
 			return PaperPage{}, err
 		}
 		page.Papers = append(page.Papers, p)
-		page.Cursors = append(page.Cursors, rankCursor(f.Text, offset+i+1))
+		page.Cursors = append(page.Cursors, rankCursor(filterKey, offset+i+1))
 	}
 	page.EndCursor = page.Cursors[len(page.Cursors)-1]
 	return page, nil

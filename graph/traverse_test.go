@@ -577,6 +577,9 @@ func TestListPapers(t *testing.T) {
 	if _, err := s.ListPapers(ctx, PaperFilter{Text: "zebra"}, 2, text.EndCursor); !errors.Is(err, ErrBadCursor) {
 		t.Errorf("ListPapers(zebra, cursor of another query) error = %v; want ErrBadCursor", err)
 	}
+	if _, err := s.ListPapers(ctx, PaperFilter{Text: "fixture", Kind: Dataset}, 2, text.EndCursor); !errors.Is(err, ErrBadCursor) {
+		t.Errorf("ListPapers(fixture, kind, cursor without kind) error = %v; want ErrBadCursor", err)
+	}
 	if _, err := s.ListPapers(ctx, PaperFilter{Kind: 7}, 2, ""); !errors.Is(err, ErrBadKind) {
 		t.Errorf("ListPapers(kind 7) error = %v; want ErrBadKind", err)
 	}

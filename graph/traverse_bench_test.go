@@ -1,0 +1,268 @@
+package graph
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// benchPapers sizes the generated graph of the traversal benchmarks:
+//
+//	go test ./graph -run '^$' -bench 'Sharing|Neighborhood|Path|Search' -papers 100000
+var benchPapers = flag.Int("papers", 10000, "papers in the generated graph of the traversal benchmarks")
+
+// benchGraph is the generated graph, built once per process.
+var benchGraph struct {
+	once   sync.Once
+	store  *Store
+	papers []string // ids, in generation order
+	ents   []string // entity ids linked to papers, hubs included
+	words  []string // abstract vocabulary, most common first
+	err    error
+}
+
+// openBench returns the store of the generated graph. It is kept in
+// $TMPDIR/papergraph-bench-<format>-<generator>-<papers> between runs, as
+// building 100k papers takes a while: remove the directory to rebuild. A
+// build that did not finish is redone.
+func openBench(b *testing.B) *Store {
+	b.Helper()
+	g := &benchGraph
+	g.once.Do(func() {
+		n := *benchPapers
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("papergraph-bench-f%d-g%d-%d", formatVersion, benchGenVersion, n))
+		done := filepath.Join(dir, "complete")
+		papers := benchCorpus(n)
+		if _, err := os.Stat(done); err != nil {
+			if g.err = os.RemoveAll(dir); g.err != nil {
+				return
+			}
+			start := time.Now()
+			g.store, g.err = Open(dir, Options{})
+			if g.err != nil {
+				return
+			}
+			for batch := range slices.Chunk(papers, 1000) {
+				if _, g.err = g.store.PutPapers(context.Background(), batch); g.err != nil {
+					return
+				}
+			}
+			b.Logf("built %d papers in %v (%.0f papers/s) in %s", n, time.Since(start).Round(time.Millisecond),
+				float64(n)/time.Since(start).Seconds(), dir)
+			if g.err = os.WriteFile(done, nil, 0o644); g.err != nil {
+				return
+			}
+		} else if g.store, g.err = Open(dir, Options{}); g.err != nil {
+			return
+		}
+		seen := make(map[string]bool)
+		for _, p := range papers {
+			g.papers = append(g.papers, p.ID)
+			for _, e := range p.Entities {
+				if id := e.ID(); !seen[id] {
+					seen[id] = true
+					g.ents = append(g.ents, id)
+				}
+			}
+		}
+		g.words = benchWords(200)
+	})
+	if g.err != nil {
+		b.Fatal(g.err)
+	}
+	return g.store
+}
+
+// benchGenVersion names the generator in the cache directory: bump it when
+// benchCorpus changes.
+const benchGenVersion = 1
+
+// benchWords returns n made-up words, the same for the same n prefix.
+func benchWords(n int) []string {
+	cons, vows := "bcdfghklmnprstvz", "aeiou"
+	out := make([]string, n)
+	for i := range out {
+		var sb strings.Builder
+		for x := i + 1; x > 0 || sb.Len() < 4; x /= len(cons) * len(vows) {
+			sb.WriteByte(cons[x%len(cons)])
+			sb.WriteByte(vows[(x/len(cons))%len(vows)])
+		}
+		out[i] = sb.String()
+	}
+	return out
+}
+
+// benchCorpus returns n deterministic papers. Entity popularity is Zipf
+// (P(rank k) ~ 1/(k+1)^s): the top dataset is linked to about a third of
+// the papers, most datasets to a handful; techniques and tasks likewise.
+// Every tenth dataset belongs to a family with a broader parent.
+// Abstracts are 80 words, Zipf over a vocabulary of 30,000.
+func benchCorpus(n int) []Paper {
+	rng := rand.New(rand.NewPCG(1, 2))
+	words := benchWords(30000)
+	word := rand.NewZipf(rng, 1.07, 2, uint64(len(words)-1))
+	pools := []struct {
+		kind    Kind
+		zipf    *rand.Zipf
+		min, nr int // entities per paper: min + rand(nr)
+	}{
+		{Task, rand.NewZipf(rng, 1.2, 1, 400), 1, 2},
+		{Modality, rand.NewZipf(rng, 1.5, 1, 12), 1, 1},
+		{Dataset, rand.NewZipf(rng, 1.15, 1, 20000), 1, 3},
+		{Technique, rand.NewZipf(rng, 1.1, 2, 5000), 1, 4},
+	}
+	papers := make([]Paper, n)
+	for i := range papers {
+		p := &papers[i]
+		p.ID = fmt.Sprintf("%016x", splitmix(uint64(i)))
+		p.Label = fmt.Sprintf("Generated paper %d", i)
+		p.Source, p.Index = "bench.jsonl", i+1
+		var sb strings.Builder
+		for j := range 80 {
+			if j > 0 {
+				sb.WriteByte(' ')
+			}
+			sb.WriteString(words[word.Uint64()])
+		}
+		p.Abstract = sb.String()
+		seen := make(map[string]bool)
+		for _, pool := range pools {
+			for range pool.min + rng.IntN(pool.nr) {
+				j := pool.zipf.Uint64()
+				e := Entity{Kind: pool.kind, Name: fmt.Sprintf("%s %d", pool.kind, j)}
+				if pool.kind == Dataset && j%10 == 3 {
+					e.Broader = []string{fmt.Sprintf("dataset family %d", j/100)}
+				}
+				if !seen[e.ID()] {
+					seen[e.ID()] = true
+					p.Entities = append(p.Entities, e)
+				}
+			}
+		}
+	}
+	return papers
+}
+
+// splitmix is SplitMix64's finaliser: paper ids spread like hashes.
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// runLatency runs op b.N times over inputs 0, 1, 2, ... and reports the
+// 50th and 99th percentile latencies besides the mean.
+func runLatency(b *testing.B, op func(i int) error) {
+	b.Helper()
+	lat := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t := time.Now()
+		if err := op(i); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(t))
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	q := func(f float64) float64 { return float64(lat[int(f*float64(len(lat)-1))].Microseconds()) / 1000 }
+	b.ReportMetric(q(0.50), "p50-ms")
+	b.ReportMetric(q(0.99), "p99-ms")
+}
+
+// pick returns a deterministic pseudo-random element of xs for run i.
+func pick(xs []string, i int) string { return xs[splitmix(uint64(i)+7)%uint64(len(xs))] }
+
+func BenchmarkSharing(b *testing.B) {
+	s := openBench(b)
+	ctx := context.Background()
+	for _, q := range []struct {
+		name string
+		q    SharingQuery
+	}{
+		{"datasets", SharingQuery{}},
+		{"family", SharingQuery{Family: true}},
+		{"all-kinds", SharingQuery{Kinds: Kinds}},
+	} {
+		b.Run(q.name, func(b *testing.B) {
+			runLatency(b, func(i int) error {
+				_, err := s.Sharing(ctx, pick(benchGraph.papers, i), q.q)
+				return err
+			})
+		})
+	}
+}
+
+func BenchmarkNeighborhood(b *testing.B) {
+	s := openBench(b)
+	ctx := context.Background()
+	top, err := s.Top(ctx, Dataset, 1)
+	if err != nil || len(top) == 0 {
+		b.Fatal("no top dataset", err)
+	}
+	b.Logf("top dataset %s: %d of %d papers", top[0].ID(), top[0].PaperCount, len(benchGraph.papers))
+	for _, c := range []struct {
+		name string
+		ids  []string
+		hops int
+	}{
+		{"paper-1hop", benchGraph.papers, 1},
+		{"entity-1hop", benchGraph.ents, 1},
+		{"hub-1hop", []string{top[0].ID()}, 1},
+		{"paper-2hops", benchGraph.papers, 2},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			runLatency(b, func(i int) error {
+				_, err := s.Neighborhood(ctx, pick(c.ids, i), NeighborhoodQuery{Hops: c.hops})
+				return err
+			})
+		})
+	}
+}
+
+func BenchmarkPath(b *testing.B) {
+	s := openBench(b)
+	ctx := context.Background()
+	found := 0
+	runLatency(b, func(i int) error {
+		_, ok, err := s.Path(ctx, pick(benchGraph.papers, i), pick(benchGraph.papers, i+1<<20), 4)
+		if ok {
+			found++
+		}
+		return err
+	})
+	b.ReportMetric(float64(found)/float64(b.N), "found/op")
+}
+
+func BenchmarkSearch(b *testing.B) {
+	s := openBench(b)
+	ctx := context.Background()
+	words := benchGraph.words
+	for _, c := range []struct {
+		name  string
+		query func(i int) string
+	}{
+		// A rare word, a rare and a common word, two common words.
+		{"rare", func(i int) string { return words[100+i%100] }},
+		{"rare+common", func(i int) string { return words[100+i%100] + " " + words[i%5] }},
+		{"common", func(i int) string { return words[i%5] + " " + words[5+i%5] }},
+		{"entity-prefix", func(i int) string { return fmt.Sprintf("technique %d", i%50) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			runLatency(b, func(i int) error {
+				_, err := s.Search(ctx, c.query(i), 20)
+				return err
+			})
+		})
+	}
+}
