@@ -1,11 +1,163 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"flag"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/server"
 )
 
-// STUB: replaced by the helper that owns this command.
+const exportUsage = `usage: papergraph export [flags]
+
+Writes the graph, or the neighbourhood of a paper, an entity or the hits
+of a search, as Graphviz DOT, SVG or PNG (drawn in-process, no Graphviz
+needed), GraphML (Gephi, yEd, networkx) or Cytoscape.js elements JSON.
+Output is deterministic: node ids are the graph's ids, in sorted order.
+
+Without --paper, --entity or --search the whole graph is written as a
+stream in bounded memory (dot, graphml, cytoscape); svg and png draw at
+most %d nodes.
+
+examples:
+  papergraph export --entity dataset:gsm8k --hops 2 --format svg --legend -o gsm8k.svg
+  papergraph export --format graphml -o graph.graphml
+
+flags:
+`
+
+// exportFormats are the values of --format.
+var exportFormats = []string{"dot", "svg", "png", "graphml", "cytoscape"}
+
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return errUsage
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	db := fs.String("db", "", "database `DIR` (default $PAPERGRAPH_DB or "+defaultDB()+")")
+	format := fs.String("format", "dot", "output `FORMAT`: dot, svg, png, graphml or cytoscape")
+	var sel graph.Selection
+	fs.StringVar(&sel.Paper, "paper", "", "start from the paper `ID`")
+	fs.StringVar(&sel.Entity, "entity", "", "start from the entity `KIND:NAME` (a name, alias or id, as dataset:gsm8k)")
+	fs.StringVar(&sel.Search, "search", "", "start from the best hits of the full-text query `TEXT`")
+	fs.IntVar(&sel.Hops, "hops", graph.DefaultHops, fmt.Sprintf("edges to follow from the start, 0..%d", graph.MaxHops))
+	kinds := fs.String("kinds", "", "follow only entities of these `KINDS` (comma-separated: task,modality,dataset,technique)")
+	fs.IntVar(&sel.Limit, "limit", 0, "cap the subgraph at `N` nodes (default and most: 200 and 1000 per start node)")
+	var opts graph.DOTOptions
+	fs.BoolVar(&opts.Cluster, "cluster", false, "dot, svg, png: group entities by kind in clusters")
+	fs.BoolVar(&opts.Legend, "legend", false, "dot, svg, png: add a legend (nodes with ids starting \""+graph.LegendPrefix+"\")")
+	out := fs.String("o", "", "write to `FILE` instead of standard output")
+	fs.Usage = func() { fmt.Fprintf(stderr, exportUsage, server.MaxRenderNodes); fs.PrintDefaults() }
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return fmt.Errorf("%w: export takes no arguments (did you mean --paper, --entity or --search?)", errUsage)
+	}
+	if !slices.Contains(exportFormats, *format) {
+		return fmt.Errorf("%w: export: --format %q: want dot, svg, png, graphml or cytoscape", errUsage, *format)
+	}
+	var err error
+	if sel.Kinds, err = graph.ParseKinds(*kinds); err != nil {
+		return fmt.Errorf("%w: export: --%w", errUsage, err)
+	}
+
+	st, err := openStore(*db, graph.Options{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return writeOutput(*out, stdout, func(w io.Writer) error {
+		return export(ctx, st, sel, *format, opts, w)
+	})
+}
+
+// export writes the selection in format to w.
+func export(ctx context.Context, st *graph.Store, sel graph.Selection, format string, opts graph.DOTOptions, w io.Writer) error {
+	var gw graph.GraphWriter
+	switch format {
+	case "dot":
+		gw = graph.NewDOTWriter(w, opts)
+	case "graphml":
+		gw = graph.NewGraphMLWriter(w)
+	case "cytoscape":
+		gw = graph.NewCytoscapeWriter(w)
+	default:
+		return render(ctx, st, sel, format, opts, w)
+	}
+	if err := st.Export(ctx, sel, gw); err != nil {
+		return err
+	}
+	return gw.Close()
+}
+
+// render draws the selection as svg or png. Layout needs the whole graph
+// in memory, so it refuses more than server.MaxRenderNodes nodes, asking
+// before it loads the whole graph.
+func render(ctx context.Context, st *graph.Store, sel graph.Selection, format string, opts graph.DOTOptions, w io.Writer) error {
+	tooMany := func(n int) error {
+		return fmt.Errorf("%w: %d nodes are too many to draw as %s (at most %d): pick a subgraph with --paper, --entity or --search, lower --hops or --limit, or export --format dot and lay it out with Graphviz's sfdp",
+			graph.ErrBadArgument, n, format, server.MaxRenderNodes)
+	}
+	if sel.Whole() {
+		stats, err := st.Stats(ctx)
+		if err != nil {
+			return err
+		}
+		n := stats.Papers
+		for k, c := range stats.Entities {
+			if len(sel.Kinds) == 0 || slices.Contains(sel.Kinds, k) {
+				n += c
+			}
+		}
+		if n > server.MaxRenderNodes {
+			return tooMany(n)
+		}
+	}
+	g, err := st.Select(ctx, sel)
+	if err != nil {
+		return err
+	}
+	if len(g.Nodes) > server.MaxRenderNodes {
+		return tooMany(len(g.Nodes))
+	}
+	var dot bytes.Buffer
+	if err := graph.WriteDOT(&dot, g, opts); err != nil {
+		return err
+	}
+	return server.Render(ctx, w, dot.Bytes(), format)
+}
+
+// writeOutput calls write with standard output, or, when name is set,
+// with a temporary file beside name that replaces name only once write
+// succeeded, so a failed export never leaves a truncated file.
+func writeOutput(name string, stdout io.Writer, write func(io.Writer) error) (err error) {
+	if name == "" {
+		return write(stdout)
+	}
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err := write(f); err != nil {
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), name)
 }

@@ -196,6 +196,9 @@ func (s *Store) resolveEntity(ctx context.Context, ref string) (Entity, error) {
 	}
 	// Not a name or alias: it may be the id's slug ("dataset:osworld-g").
 	e, err = s.Entity(ctx, EntityID(kind, name))
+	if errors.Is(err, ErrNotFound) {
+		return Entity{}, fmt.Errorf("entity %q: %w: no %s has that name, alias or id", ref, ErrNotFound, kind)
+	}
 	if err != nil {
 		return Entity{}, fmt.Errorf("entity %q: %w", ref, err)
 	}
