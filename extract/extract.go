@@ -98,6 +98,7 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	acronyms := w.resolveAcronyms()
 	name := w.name(acronyms)
 	w.datasets(acronyms, name)
+	w.checkpoints(name)
 	if name != "" {
 		w.dropOwnName(name)
 	}

@@ -360,7 +360,7 @@ var notAfterOn = map[string]bool{
 func (w *doc) datasets(defs map[string]*acronym, name string) {
 	is := make([]bool, len(w.words))
 	for i, wd := range w.words {
-		if !w.candidate(wd, defs) {
+		if !w.candidate(i, defs) {
 			continue
 		}
 		lower := strings.ToLower(wd.text)
@@ -387,7 +387,7 @@ func (w *doc) datasets(defs map[string]*acronym, name string) {
 				continue
 			}
 			for _, j := range []int{i - 1, i + 1} {
-				if j < 0 || j >= len(w.words) || is[j] || !(nameLike(w.words[j].text) || capitalised(w.words[j].text)) || !w.candidate(w.words[j], defs) || w.words[j].text == name {
+				if j < 0 || j >= len(w.words) || is[j] || !(nameLike(w.words[j].text) || capitalised(w.words[j].text)) || !w.candidate(j, defs) || w.words[j].text == name {
 					continue
 				}
 				lo, hi := min(i, j), max(i, j)
@@ -398,13 +398,13 @@ func (w *doc) datasets(defs map[string]*acronym, name string) {
 			}
 			// "X, Y, and Z": step over the conjunction.
 			if i+2 < len(w.words) && w.words[i].comma && (w.words[i+1].lower == "and" || w.words[i+1].lower == "or") {
-				if k := i + 2; !is[k] && nameLike(w.words[k].text) && w.candidate(w.words[k], defs) {
+				if k := i + 2; !is[k] && nameLike(w.words[k].text) && w.candidate(k, defs) {
 					is[k] = true
 					changed = true
 				}
 			}
 			if i+2 < len(w.words) && !w.words[i].comma && (w.words[i+1].lower == "and" || w.words[i+1].lower == "or") {
-				if k := i + 2; !is[k] && nameLike(w.words[k].text) && w.candidate(w.words[k], defs) {
+				if k := i + 2; !is[k] && nameLike(w.words[k].text) && w.candidate(k, defs) {
 					is[k] = true
 					changed = true
 				}
@@ -444,26 +444,68 @@ func (w *doc) afterDatasetHead(i int) bool {
 	return false
 }
 
+// checkpoints links the named model checkpoints an abstract uses
+// ("Llama3-70B", "Qwen2.5-7B-Instruct") as techniques: GUIDELINES.md
+// counts named prior systems used as building blocks as techniques, and
+// a parameter count or tuning suffix marks a model, not a dataset.
+func (w *doc) checkpoints(name string) {
+	for _, wd := range w.words {
+		if w.taken[wd.start] || wd.text == name || !nameLike(wd.text) || !modelName.MatchString(wd.text) {
+			continue
+		}
+		if strings.ContainsAny(wd.text, "@%$/=+<>'’()") {
+			continue
+		}
+		w.add(graph.Technique, wd.text, -1, wd.start, wd.end)
+	}
+}
+
 // candidate reports whether a word may name a new dataset: a coined name
 // or capitalised word that no vocabulary entry or defined acronym
 // already explains, and not a number, size or percentage.
-func (w *doc) candidate(wd word, defs map[string]*acronym) bool {
+func (w *doc) candidate(i int, defs map[string]*acronym) bool {
+	wd := w.words[i]
 	if w.taken[wd.start] || len(wd.text) < 2 {
 		return false
 	}
-	if !nameLike(wd.text) && !capitalised(wd.text) {
-		return false
+	if !nameLike(wd.text) {
+		// A capitalised word opening a sentence is an English word.
+		if !capitalised(wd.text) || i == 0 || w.words[i-1].stop {
+			return false
+		}
 	}
-	if commonCapitalised[wd.lower] || datasetHeads[wd.lower] || units[wd.lower] || strings.ContainsAny(wd.text, "@%$/=+<>") {
+	if commonCapitalised[wd.lower] || datasetHeads[wd.lower] || units[wd.lower] || notNames[wd.lower] || strings.ContainsAny(wd.text, "@%$/=+<>'’()") {
 		return false
 	}
 	if a := defs[singular(wd.text)]; a != nil && a.long >= 0 {
 		return false
 	}
-	if modelSize.MatchString(wd.text) {
+	if modelSize.MatchString(wd.text) || dimensions.MatchString(wd.text) || modelName.MatchString(wd.text) {
 		return false
 	}
 	return true
+}
+
+// dimensions are "2D", "3D", "4D" and the like.
+var dimensions = regexp.MustCompile(`^\d+(\.\d+)?[Dd](-\w+)?$`)
+
+// modelName matches checkpoints named with their size or tuning:
+// "Llama3-70B", "Qwen2.5-7B-Instruct", "Mistral-7B-Instruct", "Gemma-2-9B-it".
+var modelName = regexp.MustCompile(`[-_ ]\d+(\.\d+)?[Bb](-|$)|-(Instruct|Chat|Base|it)(-|$)`)
+
+// notNames are acronyms and words that look like coined names in
+// abstracts but name metrics, fields, hardware or organisations, never a
+// dataset.
+var notNames = map[string]bool{
+	"ai": true, "ml": true, "nlp": true, "cv": true, "rl": true, "gui": true, "guis": true, "ood": true, "rgb": true, "rgb-d": true,
+	"kl": true, "eu": true, "uk": true, "us": true, "usa": true, "json": true, "api": true, "apis": true, "cpu": true, "cpus": true,
+	"psnr": true, "ssim": true, "lpips": true, "fid": true, "fvd": true, "auroc": true, "auc": true, "auprc": true, "bleu": true,
+	"rouge": true, "meteor": true, "cider": true, "map": true, "miou": true, "iou": true, "mae": true, "mse": true, "rmse": true,
+	"h100": true, "a100": true, "v100": true, "rtx": true, "tpu": true, "github": true, "huggingface": true, "hugging": true,
+	"english": true, "chinese": true, "openai": true, "google": true, "meta": true, "deepmind": true, "anthropic": true,
+	"sota": true, "llm": true, "llms": true, "vlm": true, "vlms": true, "mllm": true, "mllms": true, "sft": true, "cot": true,
+	"pass@1": true, "top-1": true, "top-5": true, "f1": true, "em": true, "acc": true, "ppl": true, "iclr": true, "neurips": true,
+	"icml": true, "cvpr": true, "acl": true, "emnlp": true, "arxiv": true, "hard": true, "easy": true, "medium": true,
 }
 
 // units are measures that look like coined names ("MACs", "FLOPs").

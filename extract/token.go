@@ -56,10 +56,6 @@ func normToken(w string) string {
 	if n := len(lower); n > 3 && lower[n-1] == 's' && lower[n-2] != 's' {
 		lower = lower[:n-1]
 	}
-	if lower == "modeling" || lower == "modelling" {
-		// "Gaussian mixture modeling" is the Gaussian mixture model.
-		lower = "model"
-	}
 	return lower
 }
 

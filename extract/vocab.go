@@ -188,19 +188,35 @@ func appendNew(list []string, add ...string) []string {
 	return list
 }
 
-// checkBroader adds an entry for every broader name that has none, so the
-// taxonomy never points at a missing node, and drops self-references.
+// checkBroader resolves every broader name to its entry's canonical name
+// (a broader name may be an alias: "reinforcement learning from human
+// feedback" is RLHF), adds an entry for a broader name that has none, so
+// the taxonomy never points at a missing node, and drops
+// self-references.
 func (v *vocab) checkBroader() error {
+	byAlias := map[string]int{}
+	for i, e := range v.entries {
+		for _, a := range e.aliases {
+			byAlias[e.kind.String()+":"+normPhrase(a)] = i
+		}
+	}
+	for i, e := range v.entries {
+		byAlias[e.kind.String()+":"+normPhrase(e.name)] = i
+	}
 	for i := 0; i < len(v.entries); i++ {
 		e := v.entries[i]
-		kept := e.broader[:0]
+		var kept []string
 		for _, b := range e.broader {
+			if j, ok := byAlias[e.kind.String()+":"+normPhrase(b)]; ok {
+				b = v.entries[j].name
+			}
 			if graph.EntityID(e.kind, b) == graph.EntityID(e.kind, e.name) {
 				continue
 			}
-			kept = append(kept, b)
+			kept = appendNew(kept, b)
 			if _, ok := v.byKey[graph.EntityID(e.kind, b)]; !ok {
 				v.add(entry{kind: e.kind, name: b})
+				byAlias[e.kind.String()+":"+normPhrase(b)] = len(v.entries) - 1
 			}
 		}
 		v.entries[i].broader = kept
