@@ -2,10 +2,177 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/papergraph/papergraph/extract"
+	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/seeds"
+	"github.com/papergraph/papergraph/server"
 )
 
-// STUB: replaced by the helper that owns this command.
+const serveUsage = `usage: papergraph serve [flags]
+
+Serves the GraphQL API at /query, the GraphiQL playground at /, /healthz,
+/metrics and /export/. An empty database is first filled from the embedded
+seed abstracts. Stops gracefully on SIGINT or SIGTERM.
+
+flags:
+`
+
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return errUsage
+	fl := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	fl.Usage = func() {
+		fmt.Fprint(stderr, serveUsage)
+		fl.PrintDefaults()
+	}
+	db := fl.String("db", "", "database `dir`ectory (default $PAPERGRAPH_DB, else papergraph/db in the user cache directory)")
+	addr := fl.String("addr", "127.0.0.1:8080", "listen `address`; the default binds loopback only")
+	token := fl.String("write-token", "", "enable the addPapers mutation for requests with \"Authorization: Bearer `token`\" (default $PAPERGRAPH_WRITE_TOKEN; empty disables writes)")
+	var origins stringList
+	fl.Var(&origins, "cors-origin", "allow browser pages of this `origin` (https://app.example) to call the API; repeatable; * allows any")
+	assets := fl.String("playground-assets", "", "serve the playground's scripts from this `dir`ectory (see .ci/playground-assets.sh) instead of a CDN")
+	noIntro := fl.Bool("no-introspection", false, "turn off schema introspection")
+	seedsIfEmpty := fl.Bool("seeds-if-empty", true, "fill an empty database from the embedded seed abstracts")
+	timeout := fl.Duration("timeout", 10*time.Second, "per-request `duration` limit")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	if fl.NArg() > 0 {
+		fl.Usage()
+		return fmt.Errorf("%w: serve takes no arguments, got %q", errUsage, fl.Args())
+	}
+	if *token == "" {
+		*token = os.Getenv("PAPERGRAPH_WRITE_TOKEN")
+	}
+	if *assets != "" {
+		if _, err := os.Stat(*assets + "/graphiql.min.js"); err != nil {
+			return fmt.Errorf("--playground-assets: %w (install them with .ci/playground-assets.sh %s)", err, *assets)
+		}
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+
+	st, err := openStore(*db, graph.Options{Logger: log})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	x, err := extract.New(extract.Options{})
+	if err != nil {
+		return err
+	}
+	if *seedsIfEmpty {
+		if err := seedIfEmpty(ctx, st, x, log); err != nil {
+			return err
+		}
+	}
+	srv, err := server.New(server.Options{
+		Store: st,
+		Extract: func(ctx context.Context, title, abstract string) (graph.Paper, error) {
+			return x.Extract(extract.Document{Title: title, Abstract: abstract}), nil
+		},
+		WriteToken:           *token,
+		CORSOrigins:          origins,
+		PlaygroundAssets:     *assets,
+		DisableIntrospection: *noIntro,
+		Limits:               server.Limits{Timeout: *timeout},
+		Logger:               log,
+	})
+	if err != nil {
+		return err
+	}
+	return listenAndServe(ctx, *addr, srv, log)
 }
+
+// seedIfEmpty fills an empty database with the papers the extractor finds
+// in the embedded seed files, in one PutPapers call (they are a few
+// hundred).
+func seedIfEmpty(ctx context.Context, st *graph.Store, x *extract.Extractor, log *slog.Logger) error {
+	stats, err := st.Stats(ctx)
+	if err != nil || stats.Papers > 0 {
+		return err
+	}
+	names, err := fs.Glob(seeds.FS, "*.txt")
+	if err != nil {
+		return err
+	}
+	var papers []graph.Paper
+	for _, name := range names {
+		f, err := seeds.FS.Open(name)
+		if err != nil {
+			return err
+		}
+		r := extract.NewReader(f, name, extract.ReaderOptions{
+			SkipBad: true,
+			Warn:    func(err error) { log.Warn("skipping a seed record", "err", err) },
+		})
+		for {
+			doc, err := r.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				f.Close()
+				return fmt.Errorf("seed %s: %w", name, err)
+			}
+			papers = append(papers, x.Extract(doc))
+		}
+		f.Close()
+	}
+	log.Info(fmt.Sprintf("database empty: building the graph from %d embedded seed papers", len(papers)))
+	start := time.Now()
+	res, err := st.PutPapers(ctx, papers)
+	if err != nil {
+		return fmt.Errorf("seed the database: %w", err)
+	}
+	log.Info("seed graph built", "added", res.Added, "updated", res.Updated, "unchanged", res.Unchanged, "took", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// listenAndServe serves h on addr until ctx is done, then shuts down
+// gracefully: it stops accepting, lets requests in flight finish for up to
+// shutdownGrace, and returns.
+func listenAndServe(ctx context.Context, addr string, h http.Handler, log *slog.Logger) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	hs := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		// Longer than the per-request timeout, so that a slow request gets
+		// its TIMEOUT error rather than a cut connection.
+		WriteTimeout: 60 * time.Second,
+		IdleTimeout:  2 * time.Minute,
+		ErrorLog:     slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	log.Info("serving", "url", "http://"+ln.Addr().String()+"/", "graphql", "http://"+ln.Addr().String()+"/query")
+
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}
+
+// shutdownGrace bounds the wait for requests in flight at shutdown.
+const shutdownGrace = 15 * time.Second
