@@ -189,6 +189,23 @@ func isLetter(b byte) bool { return b|0x20 >= 'a' && b|0x20 <= 'z' }
 
 func isAlnum(b byte) bool { return isLetter(b) || b >= '0' && b <= '9' }
 
+// tie reports whether the ~ at s[i] is LaTeX's non-breaking space
+// ("Fig.~3", "models~(LLMs)", "\\%~$\\rightarrow$") rather than "about"
+// ("~10%") or a range ("3~5 dB").
+func tie(s string, i, end int) bool {
+	if i == 0 {
+		return false
+	}
+	prev := s[i-1]
+	if prev == ' ' || prev == '\n' || prev == '\t' {
+		return false
+	}
+	if isLetter(prev) || strings.IndexByte(".,;:)}$", prev) >= 0 {
+		return true
+	}
+	return i+1 < end && (isLetter(s[i+1]) || s[i+1] == '\\' || s[i+1] == '$')
+}
+
 // plain marks the ASCII bytes that are copied as they are; the rest may
 // start markup, whitespace or a multi-byte rune.
 var plain = func() (t [256]bool) {
@@ -281,14 +298,14 @@ func (c *cleaner) run(end int, math bool, stop stopKind, depth int) {
 			switch {
 			case math:
 				c.i++
-			case ch == '_' && c.emphasis(end, "__", depth):
+			case ch == '_' && (c.emphasis(end, "__", depth) || c.emphasis(end, "_", depth)):
 			default:
 				c.emitByte(ch, i, i+1)
 				c.i++
 			}
 		case '~':
 			c.i++
-			if math || i > 0 && (isAlnum(s[i-1]) || s[i-1] == '.' || s[i-1] == ',' || s[i-1] == '}') {
+			if math || tie(s, i, end) {
 				c.pending(i, i+1)
 			} else {
 				c.emitByte('~', i, i+1)
@@ -296,7 +313,7 @@ func (c *cleaner) run(end int, math bool, stop stopKind, depth int) {
 		case '-':
 			c.dash(end, math)
 		case '*':
-			if math || !(c.emphasis(end, "**", depth) || c.emphasis(end, "*", depth)) {
+			if math || !(c.emphasis(end, "***", depth) || c.emphasis(end, "**", depth) || c.emphasis(end, "*", depth)) {
 				c.emitByte('*', i, i+1)
 				c.i++
 			}
@@ -340,10 +357,8 @@ func (c *cleaner) run(end int, math bool, stop stopKind, depth int) {
 }
 
 // math handles a $ in text mode: $...$ or $$...$$ is cleaned in math mode
-// when it closes; it reports false (a literal dollar) otherwise. As in
-// Pandoc, the opening $ must be followed by a non-space and the closing one
-// preceded by a non-space and not followed by a digit, so "$5 and $10" is
-// no formula.
+// when it closes and looks like a formula (see isFormula); it reports false
+// (a literal dollar) otherwise.
 func (c *cleaner) math(end, depth int) bool {
 	s, i := c.s, c.i
 	if depth >= maxDepth {
@@ -362,42 +377,60 @@ func (c *cleaner) math(end, depth int) bool {
 		c.cover(o, i, c.i)
 		return true
 	}
-	if i+1 >= end || s[i+1] == ' ' || s[i+1] == '\n' || s[i+1] == '\t' {
-		return false
-	}
+	// The closing $ is the next one that is not escaped.
 	lim := min(end, i+1+mathWindow)
-	for j := i + 1; j < lim; {
+	j := i + 1
+	for {
+		if j >= lim {
+			return false
+		}
 		k := strings.IndexByte(s[j:lim], '$')
 		if k < 0 {
 			return false
 		}
 		j += k
-		prev := s[j-1]
-		if j > i+1 && prev != ' ' && prev != '\n' && prev != '\t' && prev != '\\' &&
-			!(j+1 < end && s[j+1] >= '0' && s[j+1] <= '9') {
-			o := len(c.out)
-			c.i = i + 1
-			c.run(j, true, stopNone, depth+1)
-			c.i = j + 1
-			c.cover(o, i, c.i)
-			return true
+		if s[j-1] != '\\' {
+			break
 		}
 		j++
 	}
-	return false
+	if !isFormula(s[i+1 : j]) {
+		return false
+	}
+	o := len(c.out)
+	c.i = i + 1
+	c.run(j, true, stopNone, depth+1)
+	c.i = j + 1
+	c.cover(o, i, c.i)
+	return true
 }
 
-// emphasis handles Markdown **x**, __x__ and *x* starting at c.i with the
-// delimiter d: the opener must not follow a letter or digit and must be
-// followed by a non-space; the closer must follow a non-space and not be
-// followed by a letter or digit.
+// isFormula reports whether body, the text between two dollars, is a
+// formula rather than prose between two prices ("$5 and $10"): it has
+// LaTeX markup, or it is short and, as in Pandoc, either both or neither of
+// its ends are spaces ("$x$", "$ K $").
+func isFormula(body string) bool {
+	if body == "" {
+		return false
+	}
+	if strings.ContainsAny(body, "\\^_{}") {
+		return true
+	}
+	lead := body[0] == ' ' || body[0] == '\n' || body[0] == '\t'
+	last := body[len(body)-1]
+	trail := last == ' ' || last == '\n' || last == '\t'
+	return lead == trail && len(body) <= 80 && strings.Count(body, " ") <= 4
+}
+
+// emphasis handles Markdown ***x***, **x**, *x*, __x__ and _x_ starting at
+// c.i with the delimiter d: the opener must be followed by a non-space and
+// the closer preceded by one. Underscores must not touch a letter or digit
+// outside (snake_case stays); stars may, when the emphasis is one word
+// ("**C**onfidence").
 func (c *cleaner) emphasis(end int, d string, depth int) bool {
 	s, i := c.s, c.i
 	n := len(d)
 	if depth >= maxDepth || !strings.HasPrefix(s[i:end], d) || i+n >= end {
-		return false
-	}
-	if i > 0 && isAlnum(s[i-1]) {
 		return false
 	}
 	if next := s[i+n]; next == ' ' || next == '\n' || next == '\t' || next == d[0] {
@@ -412,7 +445,12 @@ func (c *cleaner) emphasis(end int, d string, depth int) bool {
 	if prev := s[j-1]; prev == ' ' || prev == '\n' || prev == '\t' {
 		return false
 	}
-	if j+n < end && (isAlnum(s[j+n]) || s[j+n] == d[0]) {
+	if j+n < end && s[j+n] == d[0] {
+		return false
+	}
+	before := i > 0 && isAlnum(s[i-1])
+	after := j+n < end && isAlnum(s[j+n])
+	if (before || after) && (d[0] == '_' || strings.ContainsAny(s[i+n:j], " \n\t")) {
 		return false
 	}
 	o := len(c.out)
@@ -423,8 +461,8 @@ func (c *cleaner) emphasis(end int, d string, depth int) bool {
 	return true
 }
 
-// code handles a Markdown code span `x` (kept verbatim) and the LaTeX
-// opening quote of two backticks.
+// code handles a Markdown code span `x` (kept verbatim) and LaTeX opening
+// quotes: two backticks, or one whose text closes with ' ("`effort'").
 func (c *cleaner) code(end int) bool {
 	s, i := c.s, c.i
 	if i+1 < end && s[i+1] == '`' {
@@ -434,6 +472,12 @@ func (c *cleaner) code(end int) bool {
 	}
 	lim := min(end, i+1+codeWindow)
 	k := strings.IndexByte(s[i+1:lim], '`')
+	q := strings.IndexByte(s[i+1:lim], '\'')
+	if q > 0 && (k < 0 || q < k) && (i+2+q >= end || !isAlnum(s[i+2+q])) {
+		c.emitByte('\'', i, i+1)
+		c.i++
+		return true
+	}
 	if k <= 0 {
 		return false
 	}
@@ -566,17 +610,50 @@ func (c *cleaner) entity(end int) bool {
 	return true
 }
 
-// stopWords are the words after "x- " that show the hyphen is a real one
-// shared by two compounds ("pre- and post-training"), not a line break.
-var stopWords = map[string]bool{
-	"and": true, "or": true, "nor": true, "but": true, "to": true, "vs": true,
-	"versus": true, "as": true, "than": true, "via": true, "with": true, "from": true,
+// stopWords are the words after "x- " that show the hyphen ends a word
+// ("pre- and post-training", "attributes- whose"): the text stays as it is.
+var stopWords = setOf(`and or nor but to vs versus as than via with from into
+	whose which that the a an where while when who we it is are was were in on
+	of for by at not this these those their its our such also`)
+
+// compoundHeads and compoundTails are words that commonly form a hyphenated
+// compound ("data-centric", "fine-tuned"); a line break after such a hyphen
+// keeps the hyphen and drops the space.
+var (
+	compoundHeads = setOf(`self non multi cross pre post semi co anti inter intra
+		sub super over under out well fine coarse long short high low large small
+		full half open closed real end zero few one two three single dual first
+		second third data task state model human domain reward ground context
+		content compute sample token image text video audio graph object class
+		instance user agent memory time test train training vision language world
+		query reference knowledge physics rule feature patch pixel point frame
+		word sentence document label noise score diffusion attention gradient
+		policy value goal mixture`)
+	compoundTails = setOf(`based centric aware level scale free specific wise
+		like driven oriented guided agnostic efficient shot step order time world
+		end term source tuned tuning trained training supervised weighted
+		dependent independent invariant matched encoder decoder space truth art
+		related conditioned consistent constrained friendly intensive grained
+		quality resolution range horizon context modal task agent domain
+		language layer head stage sensitive robust ready only augmented
+		generated annotated labeled labelled defined controlled informed
+		inspired enhanced optimal bound rank class label turn hop play round view
+		object token wide`)
+)
+
+func setOf(words string) map[string]bool {
+	m := make(map[string]bool)
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
 }
 
-// dash handles -- and --- (en and em dashes) and joins the PDF line-break
-// hyphenation "nec- essary" when unambiguous: a plain lower-case word
-// fragment, a hyphen, one space, then a lower-case word that is not a
-// conjunction or preposition.
+// dash handles -- and --- (en and em dashes) and PDF line breaks after a
+// hyphen: "nec- essary" is joined to "necessary" and "data- centric"
+// becomes "data-centric". Only a plain lower-case word fragment, a hyphen,
+// one space and a lower-case word qualify; a conjunction or preposition
+// after the space ("pre- and post-training") leaves the text as it is.
 func (c *cleaner) dash(end int, math bool) {
 	s, i := c.s, c.i
 	if !math && strings.HasPrefix(s[i:end], "---") {
@@ -589,22 +666,38 @@ func (c *cleaner) dash(end int, math bool) {
 		c.i += 2
 		return
 	}
-	if !math && c.hyphenation(end) {
-		c.i += 2
-		return
+	if !math {
+		switch c.lineBreak(end) {
+		case joinWord:
+			c.i += 2
+			return
+		case keepHyphen:
+			c.emitByte('-', i, i+1)
+			c.i += 2
+			return
+		}
 	}
 	c.emitByte('-', i, i+1)
 	c.i++
 }
 
-func (c *cleaner) hyphenation(end int) bool {
+type breakKind uint8
+
+const (
+	noBreak breakKind = iota
+	joinWord
+	keepHyphen
+)
+
+// lineBreak classifies the hyphen at c.i.
+func (c *cleaner) lineBreak(end int) breakKind {
 	s, i := c.s, c.i
 	n := len(c.out)
 	if c.space || n == 0 || c.out[n-1] < 'a' || c.out[n-1] > 'z' {
-		return false
+		return noBreak
 	}
 	if i+3 > end || (s[i+1] != ' ' && s[i+1] != '\n') || s[i+2] < 'a' || s[i+2] > 'z' {
-		return false
+		return noBreak
 	}
 	// The fragment before the hyphen: letters back to a space or the start,
 	// with no hyphen in it ("state-of-the- art" stays).
@@ -613,16 +706,23 @@ func (c *cleaner) hyphenation(end int) bool {
 		k--
 	}
 	if n-k > 64 || k >= 0 && (c.out[k] == '-' || isAlnum(c.out[k])) {
-		return false
+		return noBreak
 	}
 	w := i + 2
 	for w < end && w-i < 40 && s[w] >= 'a' && s[w] <= 'z' {
 		w++
 	}
 	if w < end && (isLetter(s[w]) || s[w] >= 0x80 || s[w] == '-') {
-		return false
+		return noBreak
 	}
-	return !stopWords[s[i+2:w]]
+	tail := s[i+2 : w]
+	switch {
+	case stopWords[tail]:
+		return noBreak
+	case compoundTails[tail] || compoundHeads[strings.ToLower(string(c.out[k+1:]))]:
+		return keepHyphen
+	}
+	return joinWord
 }
 
 // command handles a backslash at c.i.

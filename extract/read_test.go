@@ -332,6 +332,7 @@ func TestReadCorpus(t *testing.T) {
 		if d.Title == "" || d.Abstract == "" || d.Year == 0 || d.Source != "papers.jsonl" {
 			t.Fatalf("read %s: incomplete document %+v", path, d)
 		}
+		checkClean(t, d.Abstract)
 	}
 }
 
