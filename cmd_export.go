@@ -32,6 +32,10 @@ examples:
 flags:
 `
 
+// renderLimit is the most nodes svg and png draw: server.MaxRenderNodes,
+// a variable so that tests can reach it with the small seed graph.
+var renderLimit = server.MaxRenderNodes
+
 // exportFormats are the values of --format.
 var exportFormats = []string{"dot", "svg", "png", "graphml", "cytoscape"}
 
@@ -51,7 +55,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.BoolVar(&opts.Cluster, "cluster", false, "dot, svg, png: group entities by kind in clusters")
 	fs.BoolVar(&opts.Legend, "legend", false, "dot, svg, png: add a legend (nodes with ids starting \""+graph.LegendPrefix+"\")")
 	out := fs.String("o", "", "write to `FILE` instead of standard output")
-	fs.Usage = func() { fmt.Fprintf(stderr, exportUsage, server.MaxRenderNodes); fs.PrintDefaults() }
+	fs.Usage = func() { fmt.Fprintf(stderr, exportUsage, renderLimit); fs.PrintDefaults() }
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -97,12 +101,12 @@ func export(ctx context.Context, st *graph.Store, sel graph.Selection, format st
 }
 
 // render draws the selection as svg or png. Layout needs the whole graph
-// in memory, so it refuses more than server.MaxRenderNodes nodes, asking
-// before it loads the whole graph.
+// in memory, so it refuses more than renderLimit nodes, counting before it
+// loads the whole graph.
 func render(ctx context.Context, st *graph.Store, sel graph.Selection, format string, opts graph.DOTOptions, w io.Writer) error {
 	tooMany := func(n int) error {
 		return fmt.Errorf("%w: %d nodes are too many to draw as %s (at most %d): pick a subgraph with --paper, --entity or --search, lower --hops or --limit, or export --format dot and lay it out with Graphviz's sfdp",
-			graph.ErrBadArgument, n, format, server.MaxRenderNodes)
+			graph.ErrBadArgument, n, format, renderLimit)
 	}
 	if sel.Whole() {
 		stats, err := st.Stats(ctx)
@@ -115,7 +119,7 @@ func render(ctx context.Context, st *graph.Store, sel graph.Selection, format st
 				n += c
 			}
 		}
-		if n > server.MaxRenderNodes {
+		if n > renderLimit {
 			return tooMany(n)
 		}
 	}
@@ -123,7 +127,7 @@ func render(ctx context.Context, st *graph.Store, sel graph.Selection, format st
 	if err != nil {
 		return err
 	}
-	if len(g.Nodes) > server.MaxRenderNodes {
+	if len(g.Nodes) > renderLimit {
 		return tooMany(len(g.Nodes))
 	}
 	var dot bytes.Buffer
