@@ -198,7 +198,9 @@ func TestServeSeeds(t *testing.T) {
 	seeded, _ := strconv.Atoi(m[1])
 
 	t.Run("stats", func(t *testing.T) {
-		var data struct{ Stats struct{ Papers, Edges, Entities int } }
+		var data struct {
+			Stats struct{ Papers, Edges, Entities int }
+		}
 		s.query(t, `{ stats { papers edges entities } }`, nil, &data)
 		if data.Stats.Papers != seeded || data.Stats.Edges == 0 || data.Stats.Entities == 0 {
 			t.Errorf("stats = %+v; want %d papers, some edges and entities", data.Stats, seeded)
