@@ -762,6 +762,9 @@ func (f *fields) year(field string, raw json.RawMessage) int {
 		return 0
 	}
 	y, err := strconv.Atoi(s)
+	if fy, ferr := strconv.ParseFloat(s, 64); err != nil && ferr == nil && fy == float64(int(fy)) {
+		y, err = int(fy), nil // 2024.0
+	}
 	if err != nil || y < 1 || y > 9999 {
 		f.fail(field, "%q is not a year: %s", field, raw)
 		return 0
