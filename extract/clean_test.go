@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -262,4 +263,15 @@ func BenchmarkClean(b *testing.B) {
 	for b.Loop() {
 		Clean(s)
 	}
+}
+
+func ExampleClean() {
+	t := Clean(`We propose **Dolphin**, $17\times$ faster on 5.5\% of \textbf{GPS} data.`)
+	fmt.Println(t.Clean)
+	i := strings.Index(t.Clean, "Dolphin")
+	a, b := t.Span(i, i+len("Dolphin"))
+	fmt.Println(t.Orig[a:b])
+	// Output:
+	// We propose Dolphin, 17× faster on 5.5% of GPS data.
+	// **Dolphin**
 }

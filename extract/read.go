@@ -69,6 +69,7 @@ type RecordError struct {
 	Err   error
 }
 
+// Error formats the error as file:line: message, or file: message.
 func (e *RecordError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
@@ -76,6 +77,7 @@ func (e *RecordError) Error() string {
 	return fmt.Sprintf("%s: %v", e.File, e.Err)
 }
 
+// Unwrap returns the underlying error.
 func (e *RecordError) Unwrap() error { return e.Err }
 
 var (

@@ -450,3 +450,31 @@ func BenchmarkReadJSONLines(b *testing.B) {
 		}
 	}
 }
+
+func ExampleReader() {
+	in := `{"title": "Dolphin", "abstract": "We propose Dolphin.", "year": 2026}
+{"title": "no abstract"}
+{"abstract": "We introduce C2C."}
+`
+	r := NewReader(strings.NewReader(in), "data/papers.jsonl", ReaderOptions{
+		SkipBad: true,
+		Warn:    func(err error) { fmt.Println("skip:", err) },
+	})
+	for {
+		doc, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%s #%d line %d: %s\n", doc.Source, doc.Index, doc.Line, doc.Abstract)
+	}
+	fmt.Println("skipped:", r.Skipped())
+	// Output:
+	// papers.jsonl #1 line 1: We propose Dolphin.
+	// skip: data/papers.jsonl:2: no "abstract" field
+	// papers.jsonl #3 line 3: We introduce C2C.
+	// skipped: 1
+}
