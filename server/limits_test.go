@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vektah/gqlparser/v2"
 )
@@ -172,5 +174,24 @@ func TestDepth(t *testing.T) {
 		if got := depth(doc.Operations[0].SelectionSet); got != tt.want {
 			t.Errorf("depth(%s) = %d; want %d", tt.query, got, tt.want)
 		}
+	}
+}
+
+func TestTimeout(t *testing.T) {
+	// A nanosecond is over before any request is served.
+	ts := newTestServer(t, 0, Options{Limits: Limits{Timeout: time.Nanosecond}})
+	req, _ := http.NewRequest(http.MethodPost, ts.URL+"/query", strings.NewReader(`{"query": "{ stats { papers } }"}`))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := ts.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var r gqlResponse
+	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusServiceUnavailable || !slices.Equal(r.codes(), []string{"TIMEOUT"}) {
+		t.Errorf("status %d, codes %q; want 503, TIMEOUT", resp.StatusCode, r.codes())
 	}
 }

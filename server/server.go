@@ -182,10 +182,12 @@ func (s *Server) graphQL(m *metrics) http.Handler {
 }
 
 // guard applies the per-request limits: the body is read in full up to
-// MaxBodyBytes (413 beyond, before any parsing), the context gets
-// Timeout, and the bearer token, if any, is kept for the resolvers.
+// MaxBodyBytes (413 beyond, before any parsing), and the request gets
+// Timeout: its context ends then, and the client gets a 503 with a TIMEOUT
+// error even if a resolver ignores its context. The bearer token, if any,
+// is kept for the resolvers.
 func (s *Server) guard(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	limited := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > s.limits.MaxBodyBytes {
 			tooLarge(w, s.limits.MaxBodyBytes)
 			return
@@ -203,12 +205,14 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
-		ctx, cancel := context.WithTimeout(r.Context(), s.limits.Timeout)
-		defer cancel()
-		ctx = withBearer(ctx, r.Header.Get("Authorization"))
-		next.ServeHTTP(w, r.WithContext(ctx))
+		next.ServeHTTP(w, r.WithContext(withBearer(r.Context(), r.Header.Get("Authorization"))))
 	})
+	return http.TimeoutHandler(limited, s.limits.Timeout, timeoutBody)
 }
+
+// timeoutBody is the response to a request that ran out of time: a GraphQL
+// error, so that clients handle it like the others.
+const timeoutBody = `{"errors":[{"message":"request timed out","extensions":{"code":"TIMEOUT"}}],"data":null}`
 
 func tooLarge(w http.ResponseWriter, limit int64) {
 	http.Error(w, fmt.Sprintf("request body larger than %d bytes", limit), http.StatusRequestEntityTooLarge)
