@@ -13,7 +13,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/goccy/go-graphviz"
@@ -21,54 +20,36 @@ import (
 	"github.com/papergraph/papergraph/graph"
 )
 
-// seedDB ingests the seed files with the real extractor into a fresh
-// database, once for the package's tests, which only read it.
-var seedDB = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "papergraph-export-test-")
-	if err != nil {
-		return "", err
-	}
+// seedGraph is a database holding the seed files ingested with the real
+// extractor.
+type seedGraph struct{ dir string }
+
+func newSeedGraph(tb testing.TB) seedGraph {
+	tb.Helper()
+	dir := tb.TempDir()
 	files, err := filepath.Glob("seeds/*.txt")
 	if err != nil || len(files) == 0 {
-		return "", errors.Join(err, errors.New("no seed files"))
+		tb.Fatalf("no seed files (%v)", err)
 	}
 	var out bytes.Buffer
 	if err := run(context.Background(), append([]string{"ingest", "--db", dir}, files...), nil, &out, &out); err != nil {
-		return "", errors.Join(err, errors.New(out.String()))
+		tb.Fatalf("ingest seeds: %v\n%s", err, out.Bytes())
 	}
-	return dir, nil
-})
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if dir, err := seedDB(); err == nil {
-		os.RemoveAll(dir)
-	}
-	os.Exit(code)
+	return seedGraph{dir}
 }
 
-// seeded returns the seed database's directory.
-func seeded(tb testing.TB) string {
-	tb.Helper()
-	dir, err := seedDB()
-	if err != nil {
-		tb.Fatalf("ingest seeds: %v", err)
-	}
-	return dir
-}
-
-// runExportArgs runs papergraph export on the seed database and returns
+// export runs papergraph export on the seed database and returns
 // its standard output.
-func runExportArgs(tb testing.TB, args ...string) ([]byte, error) {
+func (sg seedGraph) export(tb testing.TB, args ...string) ([]byte, error) {
 	tb.Helper()
 	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), append([]string{"export", "--db", seeded(tb)}, args...), nil, &stdout, &stderr)
+	err := run(context.Background(), append([]string{"export", "--db", sg.dir}, args...), nil, &stdout, &stderr)
 	return stdout.Bytes(), err
 }
 
-func mustExport(tb testing.TB, args ...string) []byte {
+func (sg seedGraph) mustExport(tb testing.TB, args ...string) []byte {
 	tb.Helper()
-	out, err := runExportArgs(tb, args...)
+	out, err := sg.export(tb, args...)
 	if err != nil {
 		tb.Fatalf("export %v: %v", args, err)
 	}
@@ -83,9 +64,9 @@ type seedCounts struct {
 	broader int
 }
 
-func countSeeds(tb testing.TB) seedCounts {
+func (sg seedGraph) counts(tb testing.TB) seedCounts {
 	tb.Helper()
-	st, err := openStore(seeded(tb), graph.Options{ReadOnly: true})
+	st, err := openStore(sg.dir, graph.Options{ReadOnly: true})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -109,9 +90,9 @@ func countSeeds(tb testing.TB) seedCounts {
 }
 
 // seedPaper returns a seed paper that has datasets.
-func seedPaper(tb testing.TB) graph.Paper {
+func (sg seedGraph) paper(tb testing.TB) graph.Paper {
 	tb.Helper()
-	st, err := openStore(seeded(tb), graph.Options{ReadOnly: true})
+	st, err := openStore(sg.dir, graph.Options{ReadOnly: true})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -134,11 +115,12 @@ func seedPaper(tb testing.TB) graph.Paper {
 // TestExportSeedGraph checks the whole seed graph as DOT against Stats,
 // read by Graphviz's own tools and by the in-process parser.
 func TestExportSeedGraph(t *testing.T) {
-	want := countSeeds(t)
+	sg := newSeedGraph(t)
+	want := sg.counts(t)
 	edges := want.stats.Edges + want.broader
 	t.Logf("seed graph: %d nodes, %d paper-entity edges, %d taxonomy edges", want.nodes, want.stats.Edges, want.broader)
 	for _, flags := range [][]string{nil, {"--cluster", "--legend"}} {
-		dot := mustExport(t, flags...)
+		dot := sg.mustExport(t, flags...)
 		legend := 0
 		if len(flags) > 0 {
 			legend = len(graph.Kinds) + 1
@@ -182,7 +164,8 @@ func TestExportSeedGraph(t *testing.T) {
 }
 
 func TestExportSeedGraphML(t *testing.T) {
-	want := countSeeds(t)
+	sg := newSeedGraph(t)
+	want := sg.counts(t)
 	var doc struct {
 		Nodes []struct {
 			ID string `xml:"id,attr"`
@@ -191,7 +174,7 @@ func TestExportSeedGraphML(t *testing.T) {
 			Kind string `xml:"data"`
 		} `xml:"graph>edge"`
 	}
-	out := mustExport(t, "--format", "graphml")
+	out := sg.mustExport(t, "--format", "graphml")
 	if err := xml.Unmarshal(out, &doc); err != nil {
 		t.Fatalf("GraphML does not parse: %v", err)
 	}
@@ -212,7 +195,7 @@ func TestExportSeedGraphML(t *testing.T) {
 			Edges []json.RawMessage `json:"edges"`
 		} `json:"elements"`
 	}
-	if err := json.Unmarshal(mustExport(t, "--format", "cytoscape"), &cy); err != nil {
+	if err := json.Unmarshal(sg.mustExport(t, "--format", "cytoscape"), &cy); err != nil {
 		t.Fatalf("Cytoscape JSON does not decode: %v", err)
 	}
 	if len(cy.Elements.Nodes) != want.nodes || len(cy.Elements.Edges) != want.stats.Edges+want.broader {
@@ -223,9 +206,10 @@ func TestExportSeedGraphML(t *testing.T) {
 // TestExportSVG draws a seed paper's neighbourhood and looks for the
 // paper's label and its datasets' names in the picture.
 func TestExportSVG(t *testing.T) {
-	p := seedPaper(t)
+	sg := newSeedGraph(t)
+	p := sg.paper(t)
 	file := filepath.Join(t.TempDir(), "paper.svg")
-	if out := mustExport(t, "--format", "svg", "--paper", p.ID, "--legend", "-o", file); len(out) > 0 {
+	if out := sg.mustExport(t, "--format", "svg", "--paper", p.ID, "--legend", "-o", file); len(out) > 0 {
 		t.Errorf("export -o wrote %d bytes to standard output", len(out))
 	}
 	svg, err := os.ReadFile(file)
@@ -258,14 +242,15 @@ func TestExportSVG(t *testing.T) {
 		}
 	}
 
-	png := mustExport(t, "--format", "png", "--paper", p.ID)
+	png := sg.mustExport(t, "--format", "png", "--paper", p.ID)
 	if !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) {
 		t.Errorf("export --format png wrote %q...; want a PNG", png[:min(8, len(png))])
 	}
 }
 
 func TestExportDeterministic(t *testing.T) {
-	p := seedPaper(t)
+	sg := newSeedGraph(t)
+	p := sg.paper(t)
 	for _, args := range [][]string{
 		{"--cluster", "--legend"},
 		{"--format", "graphml"},
@@ -273,7 +258,7 @@ func TestExportDeterministic(t *testing.T) {
 		{"--paper", p.ID, "--hops", "2", "--cluster"},
 		{"--search", "language model", "--format", "graphml"},
 	} {
-		a, b := mustExport(t, args...), mustExport(t, args...)
+		a, b := sg.mustExport(t, args...), sg.mustExport(t, args...)
 		if !bytes.Equal(a, b) {
 			t.Errorf("two exports %v differ", args)
 		}
@@ -281,7 +266,8 @@ func TestExportDeterministic(t *testing.T) {
 }
 
 func TestExportBadSelections(t *testing.T) {
-	p := seedPaper(t)
+	sg := newSeedGraph(t)
+	p := sg.paper(t)
 	tests := []struct {
 		name string
 		args []string
@@ -304,7 +290,7 @@ func TestExportBadSelections(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := runExportArgs(t, tt.args...)
+			_, err := sg.export(t, tt.args...)
 			if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.msg) {
 				t.Errorf("export %v = %v; want %v saying %q", tt.args, err, tt.want, tt.msg)
 			}
@@ -313,7 +299,7 @@ func TestExportBadSelections(t *testing.T) {
 
 	// A failed export to a file leaves no file behind.
 	file := filepath.Join(t.TempDir(), "out.dot")
-	if _, err := runExportArgs(t, "--paper", "00000000000000ff", "-o", file); err == nil {
+	if _, err := sg.export(t, "--paper", "00000000000000ff", "-o", file); err == nil {
 		t.Fatal("export of an unknown paper succeeded")
 	}
 	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(file), "*")); len(left) > 0 {
@@ -325,13 +311,14 @@ func TestExportBadSelections(t *testing.T) {
 // refused with advice, for the whole graph (counted before loading it) and
 // for a subgraph.
 func TestExportSVGTooBig(t *testing.T) {
-	if n := countSeeds(t).nodes; n > renderLimit {
+	sg := newSeedGraph(t)
+	if n := sg.counts(t).nodes; n > renderLimit {
 		t.Errorf("the seed graph has %d nodes, more than the render limit %d", n, renderLimit)
 	}
 	defer func(n int) { renderLimit = n }(renderLimit)
 	renderLimit = 20
 	for _, args := range [][]string{{"--format", "svg"}, {"--format", "png", "--search", "model", "--hops", "2"}} {
-		_, err := runExportArgs(t, args...)
+		_, err := sg.export(t, args...)
 		if !errors.Is(err, graph.ErrBadArgument) || !regexp.MustCompile(`too many to draw.*--format dot`).MatchString(err.Error()) {
 			t.Errorf("export %v with a limit of %d nodes = %v; want a refusal suggesting --format dot", args, renderLimit, err)
 		}
