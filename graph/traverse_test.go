@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -249,6 +251,37 @@ func TestSharingHubs(t *testing.T) {
 		limit := cmp.Or(tt.q.Limit, 20)
 		if want := bruteSharing(papers, fxID(tt.id), []Kind{Dataset}, tt.q.MinShared, limit); !slices.Equal(matchIDs(got), want) {
 			t.Errorf("Sharing(%q, %+v) = %v; brute force gives %v", fxID(tt.id), tt.q, matchIDs(got), want)
+		}
+	}
+}
+
+func TestSharingHubsRandom(t *testing.T) {
+	// hubPapers with small datasets drawn at random (some popular, most
+	// rare): for any query paper the bounded search must agree with brute
+	// force, since every hub-only candidate sharing both hubs lies in the
+	// window.
+	papers := hubPapers()
+	rng := rand.New(rand.NewPCG(3, 4))
+	zipf := rand.NewZipf(rng, 1.3, 1, 80)
+	for i := range papers {
+		for range rng.IntN(3) {
+			e := Entity{Kind: Dataset, Name: fmt.Sprintf("small %d", zipf.Uint64())}
+			if !slices.ContainsFunc(papers[i].Entities, func(x Entity) bool { return x.ID() == e.ID() }) {
+				papers[i].Entities = append(papers[i].Entities, e)
+			}
+		}
+	}
+	s := openFixture(t, papers)
+	ctx := context.Background()
+	for i := range 40 {
+		id := papers[rng.IntN(len(papers))].ID
+		q := SharingQuery{Limit: 10, MinShared: 1 + i%3}
+		got, err := s.Sharing(ctx, id, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := bruteSharing(papers, id, []Kind{Dataset}, q.MinShared, q.Limit); !slices.Equal(matchIDs(got), want) {
+			t.Errorf("Sharing(%q, %+v) = %v; brute force gives %v", id, q, matchIDs(got), want)
 		}
 	}
 }
