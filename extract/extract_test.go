@@ -228,3 +228,21 @@ func BenchmarkExtract(b *testing.B) {
 		}
 	}
 }
+
+func TestExactVocabularyEntry(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "v.tsv")
+	os.WriteFile(file, []byte("dataset\t=Sunshine\t\t\n"), 0o644)
+	x, err := New(Options{VocabFiles: []string{file}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := x.Extract(Document{Abstract: "We forecast on Sunshine and ETTh1."})
+	if got := p.Names(graph.Dataset); !slices.Contains(got, "Sunshine") {
+		t.Errorf("datasets = %q; want Sunshine", got)
+	}
+	p = x.Extract(Document{Abstract: "Models trained in sunshine conditions."})
+	if got := p.Names(graph.Dataset); slices.Contains(got, "Sunshine") {
+		t.Errorf("datasets = %q; want no Sunshine for the lower-case word", got)
+	}
+}

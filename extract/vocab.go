@@ -19,7 +19,9 @@ import (
 //
 //	kind <TAB> canonical name <TAB> aliases separated by | <TAB> broader names separated by |
 //
-// with # comments. Users add entries of their own in the same format with
+// with # comments. A canonical name written with a leading "=" ("=Weather")
+// makes the entry's one-word names match only as written, for datasets
+// named by ordinary words. Users add entries of their own in the same format with
 // --vocab; an entry whose kind and canonical name already exist adds its
 // aliases and broader names to it.
 //
@@ -29,6 +31,7 @@ var vocabFS embed.FS
 // entry is one vocabulary entity.
 type entry struct {
 	kind    graph.Kind
+	exact   bool // one-word names match only as written
 	name    string
 	aliases []string
 	broader []string
@@ -138,10 +141,12 @@ func (v *vocab) read(r io.Reader, name string) error {
 			return fmt.Errorf("%s:%d: %w", name, line, err)
 		}
 		canon := strings.TrimSpace(f[1])
+		exact := strings.HasPrefix(canon, "=")
+		canon = strings.TrimPrefix(canon, "=")
 		if normPhrase(canon) == "" {
 			return fmt.Errorf("%s:%d: empty name", name, line)
 		}
-		v.add(entry{kind: kind, name: canon, aliases: splitList(f[2]), broader: splitList(f[3])})
+		v.add(entry{kind: kind, exact: exact, name: canon, aliases: splitList(f[2]), broader: splitList(f[3])})
 	}
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("%s:%d: %w", name, line+1, err)
@@ -164,6 +169,7 @@ func (v *vocab) add(e entry) {
 	key := graph.EntityID(e.kind, e.name)
 	if i, ok := v.byKey[key]; ok {
 		old := &v.entries[i]
+		old.exact = old.exact || e.exact
 		old.aliases = appendNew(old.aliases, e.aliases...)
 		old.broader = appendNew(old.broader, e.broader...)
 		return
@@ -233,15 +239,15 @@ func (v *vocab) index() {
 		if e.kind == graph.Modality {
 			t = v.modalities
 		} else {
-			t.insert(e.name, i)
+			t.insert(e.name, i, e.exact)
 		}
 		for _, a := range e.aliases {
-			t.insert(a, i)
+			t.insert(a, i, e.exact)
 		}
 	}
 }
 
-func (v *trie) insert(phrase string, entry int) {
+func (v *trie) insert(phrase string, entry int, exact bool) {
 	toks := tokenize(phrase)
 	if len(toks) == 0 || hasSymbol(phrase) {
 		// Tokens drop symbols, so "∞Bench" would match every "Bench".
@@ -264,7 +270,10 @@ func (v *trie) insert(phrase string, entry int) {
 		node = next
 	}
 	a := alias{entry: entry}
-	if len(toks) == 1 && hasUpper(phrase) && caseSensitive(toks[0].text) {
+	switch {
+	case len(toks) == 1 && exact:
+		a.exact = toks[0].text
+	case len(toks) == 1 && hasUpper(phrase) && caseSensitive(toks[0].text):
 		a.exact = singular(toks[0].text)
 	}
 	for _, old := range v.terminal[node] {
