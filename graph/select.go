@@ -135,7 +135,7 @@ func (s *Store) Select(ctx context.Context, sel Selection) (Subgraph, error) {
 	for _, id := range roots {
 		g, err := s.Neighborhood(ctx, id, q)
 		if err != nil {
-			return Subgraph{}, fmt.Errorf("select %s: %w", id, err)
+			return Subgraph{}, err
 		}
 		m.add(g)
 	}
@@ -150,8 +150,9 @@ func (s *Store) roots(ctx context.Context, sel Selection) ([]string, error) {
 		if !IsPaperID(sel.Paper) {
 			return nil, fmt.Errorf("%w: %q is not a paper id (want %d hex digits)", ErrBadID, sel.Paper, PaperIDLen)
 		}
+		// The store's error names the paper already.
 		if _, err := s.Paper(ctx, sel.Paper); err != nil {
-			return nil, fmt.Errorf("paper %s: %w", sel.Paper, err)
+			return nil, err
 		}
 		return []string{sel.Paper}, nil
 	case sel.Entity != "":
@@ -217,7 +218,7 @@ func (s *Store) rootsOnly(ctx context.Context, roots []string, kinds []Kind) (Su
 		if IsPaperID(id) {
 			p, err := s.Paper(ctx, id)
 			if err != nil {
-				return Subgraph{}, fmt.Errorf("paper %s: %w", id, err)
+				return Subgraph{}, err
 			}
 			g.Nodes = append(g.Nodes, Node{Paper: &p})
 			for _, e := range p.Entities {
@@ -229,7 +230,7 @@ func (s *Store) rootsOnly(ctx context.Context, roots []string, kinds []Kind) (Su
 		}
 		e, err := s.Entity(ctx, id)
 		if err != nil {
-			return Subgraph{}, fmt.Errorf("entity %s: %w", id, err)
+			return Subgraph{}, err
 		}
 		g.Nodes = append(g.Nodes, Node{Entity: &e})
 		for _, b := range e.Broader {
