@@ -40,6 +40,8 @@ var errorCodes = []struct {
 	{errUnauthenticated, "UNAUTHENTICATED"},
 	{errForbidden, "FORBIDDEN"},
 	{context.DeadlineExceeded, "TIMEOUT"},
+	// The client went away: nobody reads the answer, nothing to log.
+	{context.Canceled, "CANCELED"},
 }
 
 // presentError is gqlgen's error presenter: every error a resolver returns

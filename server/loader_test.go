@@ -102,3 +102,18 @@ func TestMetrics(t *testing.T) {
 		t.Error("no go_goroutines: the Go collector is not registered")
 	}
 }
+
+// BenchmarkPapersSharing measures a papersSharing request through the
+// whole server (HTTP, gqlgen, limits, metrics) on the small fixture, where
+// the traversal itself is cheap: it is the server's overhead per request.
+func BenchmarkPapersSharing(b *testing.B) {
+	ts := newTestServer(b, 0, Options{})
+	const q = `query Sharing($p: ID!) { papersSharing(paper: $p, first: 10) { score paper { id label } shared { id name } } }`
+	vars := map[string]any{"p": fxID(1)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if r := ts.post(b, q, vars); len(r.Errors) > 0 {
+			b.Fatal(r.Errors)
+		}
+	}
+}
