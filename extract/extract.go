@@ -86,6 +86,7 @@ type doc struct {
 	// taken marks cleaned-text bytes already explained by a vocabulary
 	// match, so context patterns don't re-read them as new names.
 	taken []bool
+	cand  []int8 // memo of candidate: 0 unknown, 1 yes, -1 no
 }
 
 // Extract returns the paper described by d with its id, name, label,
@@ -93,8 +94,9 @@ type doc struct {
 func (x *Extractor) Extract(d Document) graph.Paper {
 	t := Clean(d.Abstract)
 	w := &doc{x: x, text: t, toks: tokenize(t.Clean), words: splitWords(t.Clean), found: map[string]*found{}, taken: make([]bool, len(t.Clean)+1)}
-	w.matchVocab(x.v.entities)
-	w.matchVocab(x.v.modalities)
+	ids := x.v.tokenIDs(w.toks)
+	w.matchVocab(x.v.entities, ids)
+	w.matchVocab(x.v.modalities, ids)
 	acronyms := w.resolveAcronyms()
 	name := w.name(acronyms)
 	w.datasets(acronyms, name)
@@ -139,8 +141,8 @@ func (w *doc) add(kind graph.Kind, name string, entry, start, end int) {
 	f.mentions = append(f.mentions, graph.Mention{Kind: kind, Entity: name, Text: w.text.Orig[a:b], Start: a, End: b})
 }
 
-func (w *doc) matchVocab(t *trie) {
-	for _, m := range t.match(w.toks) {
+func (w *doc) matchVocab(t *trie, ids []uint32) {
+	for _, m := range t.match(w.toks, ids) {
 		start, end := w.toks[m.first].start, w.toks[m.last].end
 		if t == w.x.v.entities && w.partOfName(start, end) {
 			continue

@@ -10,16 +10,18 @@ type match struct {
 // toks. It walks the token trie from each position, so its cost is
 // linear in the text times the longest alias (a handful of tokens), and
 // independent of the vocabulary's size.
-func (v *trie) match(toks []token) []match {
+// ids are the tokens' ids in the trie's token-id space (vocab.tokenIDs).
+func (v *trie) match(toks []token, ids []uint32) []match {
 	var out []match
 	for i := 0; i < len(toks); {
 		best, bestLast := []int(nil), -1
 		node := uint32(0)
 		for j := i; j < len(toks) && j-i < v.maxLen; j++ {
-			id, ok := v.tokenIDs[toks[j].norm]
-			if !ok {
+			id := ids[j]
+			if id == 0 {
 				break
 			}
+			var ok bool
 			node, ok = v.children[uint64(node)<<32|uint64(id)]
 			if !ok {
 				break

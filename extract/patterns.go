@@ -325,6 +325,9 @@ func (w *doc) generic(wd word) bool {
 // boldName returns the first bold name-like phrase of the original
 // abstract ("**Dolphin**", "\textbf{TP-GRPO}"), cleaned.
 func (w *doc) boldName() string {
+	if !strings.Contains(w.text.Orig, "**") && !strings.Contains(w.text.Orig, "\\textbf{") {
+		return ""
+	}
 	for _, m := range boldRE.FindAllStringSubmatch(w.text.Orig, -1) {
 		s := m[1]
 		if s == "" {
@@ -365,7 +368,7 @@ func (w *doc) datasets(defs map[string]*acronym, name string) {
 		}
 		lower := strings.ToLower(wd.text)
 		switch {
-		case sizeSuffix.MatchString(wd.text) && nameLike(wd.text):
+		case hasDigit(wd.text) && sizeSuffix.MatchString(wd.text) && nameLike(wd.text):
 			is[i] = true
 		case strings.Contains(lower, "bench") || strings.HasSuffix(lower, "dataset") || strings.HasSuffix(lower, "-qa"):
 			is[i] = true
@@ -450,7 +453,7 @@ func (w *doc) afterDatasetHead(i int) bool {
 // a parameter count or tuning suffix marks a model, not a dataset.
 func (w *doc) checkpoints(name string) {
 	for _, wd := range w.words {
-		if w.taken[wd.start] || wd.text == name || !nameLike(wd.text) || !modelName.MatchString(wd.text) {
+		if w.taken[wd.start] || wd.text == name || !nameLike(wd.text) || !isModelName(wd.text) {
 			continue
 		}
 		if strings.ContainsAny(wd.text, "@%$/=+<>'’()") {
@@ -464,6 +467,21 @@ func (w *doc) checkpoints(name string) {
 // or capitalised word that no vocabulary entry or defined acronym
 // already explains, and not a number, size or percentage.
 func (w *doc) candidate(i int, defs map[string]*acronym) bool {
+	if w.cand == nil {
+		w.cand = make([]int8, len(w.words))
+	}
+	if c := w.cand[i]; c != 0 {
+		return c > 0
+	}
+	ok := w.isCandidate(i, defs)
+	w.cand[i] = -1
+	if ok {
+		w.cand[i] = 1
+	}
+	return ok
+}
+
+func (w *doc) isCandidate(i int, defs map[string]*acronym) bool {
 	wd := w.words[i]
 	if w.taken[wd.start] || len(wd.text) < 2 {
 		return false
@@ -480,10 +498,16 @@ func (w *doc) candidate(i int, defs map[string]*acronym) bool {
 	if a := defs[singular(wd.text)]; a != nil && a.long >= 0 {
 		return false
 	}
-	if modelSize.MatchString(wd.text) || dimensions.MatchString(wd.text) || modelName.MatchString(wd.text) {
+	if hasDigit(wd.text) && (modelSize.MatchString(wd.text) || dimensions.MatchString(wd.text)) || isModelName(wd.text) {
 		return false
 	}
 	return true
+}
+
+// isModelName is modelName.MatchString with a cheap test first: a
+// checkpoint name has a hyphen, underscore or space.
+func isModelName(s string) bool {
+	return strings.ContainsAny(s, "-_ ") && modelName.MatchString(s)
 }
 
 // dimensions are "2D", "3D", "4D" and the like.

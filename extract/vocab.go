@@ -78,7 +78,20 @@ func newTrie() *trie {
 }
 
 func newVocab() *vocab {
-	return &vocab{byKey: map[string]int{}, entities: newTrie(), modalities: newTrie()}
+	v := &vocab{byKey: map[string]int{}, entities: newTrie(), modalities: newTrie()}
+	// One token-id space for both tries, so a text's tokens are looked up
+	// once.
+	v.modalities.tokenIDs = v.entities.tokenIDs
+	return v
+}
+
+// tokenIDs returns the id of each token, 0 for a token in no alias.
+func (v *vocab) tokenIDs(toks []token) []uint32 {
+	ids := make([]uint32, len(toks))
+	for j, t := range toks {
+		ids[j] = v.entities.tokenIDs[t.norm]
+	}
+	return ids
 }
 
 // loadVocab reads the embedded vocabulary and then the files, in order.

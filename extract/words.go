@@ -26,7 +26,7 @@ const (
 )
 
 func splitWords(s string) []word {
-	var out []word
+	out := make([]word, 0, len(s)/7+1)
 	i := 0
 	for i < len(s) {
 		for i < len(s) && s[i] == ' ' {
