@@ -31,7 +31,6 @@ type cytoEdge struct {
 // CytoscapeWriter is not safe for concurrent use.
 type CytoscapeWriter struct {
 	w      *bufio.Writer
-	enc    *json.Encoder
 	n      int  // elements written in the current array
 	edges  bool // the edges array is open
 	closed bool
@@ -40,7 +39,6 @@ type CytoscapeWriter struct {
 // NewCytoscapeWriter returns a CytoscapeWriter writing to w.
 func NewCytoscapeWriter(w io.Writer) *CytoscapeWriter {
 	cw := &CytoscapeWriter{w: bufio.NewWriter(w)}
-	cw.enc = json.NewEncoder(cw.w)
 	cw.w.WriteString(`{"elements": {"nodes": [`)
 	return cw
 }
@@ -51,12 +49,13 @@ func (cw *CytoscapeWriter) element(data any) error {
 		cw.w.WriteByte(',')
 	}
 	cw.n++
-	cw.w.WriteString("\n{\"data\": ")
-	// Encode ends with a newline; the closing brace goes on the next line.
-	if err := cw.enc.Encode(data); err != nil {
+	b, err := json.Marshal(data)
+	if err != nil {
 		return err
 	}
-	_, err := cw.w.WriteString("}")
+	cw.w.WriteString("\n{\"data\": ")
+	cw.w.Write(b)
+	_, err = cw.w.WriteString("}")
 	return err
 }
 
