@@ -422,6 +422,21 @@ func TestHealthAndPlayground(t *testing.T) {
 	}
 }
 
+// TestExportMounted checks that /export/ reaches the export handler (tested
+// in export_test.go).
+func TestExportMounted(t *testing.T) {
+	ts := newTestServer(t, 0, Options{})
+	resp, err := ts.Client().Get(ts.URL + "/export/dataset:rare.dot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(string(b), "digraph") {
+		t.Errorf("GET /export/dataset:rare.dot = %d %.40q; want 200 and a digraph", resp.StatusCode, b)
+	}
+}
+
 func TestLocalPlayground(t *testing.T) {
 	ts := newTestServer(t, 0, Options{PlaygroundAssets: t.TempDir()})
 	resp, err := ts.Client().Get(ts.URL + "/")
