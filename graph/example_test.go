@@ -1,0 +1,62 @@
+package graph_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"os"
+
+	"github.com/papergraph/papergraph/graph"
+)
+
+func Example() {
+	dir, err := os.MkdirTemp("", "papergraph-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+
+	s, err := graph.Open(dir, graph.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+
+	ctx := context.Background()
+	papers := []graph.Paper{{
+		ID:       "0123456789abcdef",
+		Label:    "Dolphin",
+		Abstract: "We fine-tune Dolphin with LoRA and evaluate it on GSM8K.",
+		Entities: []graph.Entity{
+			{Kind: graph.Dataset, Name: "GSM8K"},
+			{Kind: graph.Technique, Name: "LoRA", Aliases: []string{"low-rank adaptation"}},
+		},
+	}}
+	res, err := s.PutPapers(ctx, papers)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("added %d\n", res.Added)
+
+	// Ingesting the same papers again changes nothing.
+	res, _ = s.PutPapers(ctx, papers)
+	fmt.Printf("unchanged %d\n", res.Unchanged)
+
+	st, err := s.Stats(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d papers, %d datasets, %d techniques, %d edges\n",
+		st.Papers, st.Entities[graph.Dataset], st.Entities[graph.Technique], st.Edges)
+
+	e, err := s.Lookup(ctx, graph.Technique, "Low-Rank Adaptation")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s: %d paper\n", e.ID(), e.PaperCount)
+	// Output:
+	// added 1
+	// unchanged 1
+	// 1 papers, 1 datasets, 1 techniques, 2 edges
+	// technique:lora: 1 paper
+}
