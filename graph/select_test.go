@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -211,5 +214,58 @@ func TestExportWhole(t *testing.T) {
 	}
 	if want := st.Papers + st.Entities[Dataset]; len(datasets.g.Nodes) != want {
 		t.Errorf("Export(kinds dataset) = %d nodes; want %d", len(datasets.g.Nodes), want)
+	}
+}
+
+// heapWatcher is a GraphWriter that discards the graph and samples the
+// live heap every 500 elements: the memory Export itself holds.
+type heapWatcher struct {
+	n    int
+	peak uint64
+}
+
+func (h *heapWatcher) sample() {
+	if h.n++; h.n%500 == 0 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		h.peak = max(h.peak, m.HeapAlloc)
+	}
+}
+
+func (h *heapWatcher) WriteNode(Node) error { h.sample(); return nil }
+func (h *heapWatcher) WriteEdge(Edge) error { h.sample(); return nil }
+func (h *heapWatcher) Close() error         { return nil }
+
+// BenchmarkExportWhole streams the whole graph to DOT and reports the peak
+// live heap during a streaming pass, which should not grow with the
+// number of papers.
+func BenchmarkExportWhole(b *testing.B) {
+	for _, n := range []int{1000, 4000} {
+		b.Run(fmt.Sprintf("papers=%d", n), func(b *testing.B) {
+			s := openTest(b)
+			papers := genCorpus(7, n, 40)
+			for i := 0; i < len(papers); i += 1000 {
+				put(b, s, papers[i:min(i+1000, len(papers))]...)
+			}
+			papers = nil
+			ctx := context.Background()
+			var h heapWatcher
+			if err := s.Export(ctx, Selection{}, &h); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for range b.N {
+				dw := NewDOTWriter(io.Discard, DOTOptions{Cluster: true})
+				if err := s.Export(ctx, Selection{}, dw); err != nil {
+					b.Fatal(err)
+				}
+				if err := dw.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			// After the loop: ResetTimer clears reported metrics.
+			b.ReportMetric(float64(h.peak)/(1<<20), "peak-heap-MB")
+		})
 	}
 }
