@@ -2,7 +2,9 @@ package graph
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -233,4 +235,27 @@ func FuzzDOTLabel(f *testing.F) {
 			t.Fatalf("label %q parses back as words %q; want %q", label, strings.Fields(got), words)
 		}
 	})
+}
+
+func ExampleWriteDOT() {
+	lora := Entity{Kind: Technique, Name: "LoRA"}
+	g := Subgraph{
+		Nodes: []Node{
+			{Paper: &Paper{ID: "00000000000000d1", Label: `Dolphin: a "small" VLM`}},
+			{Entity: &lora},
+		},
+		Edges: []Edge{{From: "00000000000000d1", To: lora.ID(), Kind: "technique"}},
+	}
+	if err := WriteDOT(os.Stdout, g, DOTOptions{}); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// digraph papergraph {
+	// 	graph [rankdir=LR, fontname="Helvetica", fontsize=10];
+	// 	node [fontname="Helvetica", fontsize=10, penwidth=0.8];
+	// 	edge [color="#808080", arrowsize=0.6];
+	// 	"00000000000000d1" [label="Dolphin: a \"small\" VLM", shape=box, style="rounded,filled", fillcolor="#eeeeee", class="paper", tooltip="Dolphin: a \"small\" VLM"];
+	// 	"technique:lora" [label="LoRA", shape=octagon, style="filled", fillcolor="#dadaeb", class="technique"];
+	// 	"00000000000000d1" -> "technique:lora" [class="technique"];
+	// }
 }
