@@ -146,20 +146,22 @@ func adamicAdar(degree uint64) float64 { return 1 / math.Log(float64(max(degree,
 // Bounds of Sharing's work. A query reads every posting (0x04) of the
 // rarer shared entities, up to sharingBudget in all, and treats the others
 // — each above sharingHub papers, or past the budget — as hubs: of a hub it
-// reads only a window of sharingWindow postings, and checks by point reads
+// reads only a window of its first postings (sharingWindow, or eight per
+// match asked for, at most sharingMaxWindow), and checks by point reads
 // (at most sharingChecks candidates) whether the papers found through rare
 // entities are also linked to it. At 100k papers a hub linked to a third of
 // them would otherwise cost a scan of 33k keys per query; what the bound
 // costs in exactness is described at Sharing.
 const (
-	sharingHub     = 2048
-	sharingBudget  = 8192
-	sharingWindow  = 512
-	sharingChecks  = 2048
-	sharingGroups  = 64 // one bit each in a candidate's mask
-	taxonomyDepth  = 4  // levels followed up (0x08) or down (0x09)
-	taxonomyFamily = 64 // entities in one family
-	maxLimit       = 1000
+	sharingHub       = 2048
+	sharingBudget    = 8192
+	sharingWindow    = 256
+	sharingMaxWindow = 4096
+	sharingChecks    = 2048
+	sharingGroups    = 64 // one bit each in a candidate's mask
+	taxonomyDepth    = 4  // levels followed up (0x08) or down (0x09)
+	taxonomyFamily   = 64 // entities in one family
+	maxLimit         = 1000
 )
 
 // SharingQuery selects the papers that share entities with a paper.
@@ -203,8 +205,8 @@ type shareGroup struct {
 // papers must be checked before the best q.Limit are settled (the check
 // goes best-first by an upper bound, so it usually settles within a few
 // dozen). Papers sharing only hubs are taken from the postings of the
-// hubs up to a common paper id (the first sharingWindow postings of the
-// largest hub): as ids are hashes that is a uniform sample, and as ties
+// hubs up to a common paper id (the first postings of the largest hub,
+// see sharingWindow): as ids are hashes that is a uniform sample, and as ties
 // are broken by paper id it is the exact answer when all of them share
 // the same hubs; a paper beyond the window that shares more hubs than
 // those in it is missed. Its score would be below sum(1/log(sharingHub))
@@ -393,6 +395,7 @@ func rankSharing(ctx context.Context, txn *badger.Txn, sc *keyScanner, self stri
 	// it a candidate's hub bits are exact. The largest hub is the densest,
 	// so its first sharingWindow postings end earliest; a smaller hub
 	// that still fills its window moves the end down.
+	window := min(max(sharingWindow, 8*limit), sharingMaxWindow)
 	var windowEnd paperKeyID
 	haveWindow := false
 	if len(hubs) > 0 {
@@ -402,8 +405,8 @@ func rankSharing(ctx context.Context, txn *badger.Txn, sc *keyScanner, self stri
 		for j := len(hubs) - 1; j >= 0; j-- {
 			g := groups[hubs[j]]
 			for _, m := range g.members {
-				last, n := collect(1<<hubs[j], m, &windowEnd, sharingWindow)
-				if n == sharingWindow {
+				last, n := collect(1<<hubs[j], m, &windowEnd, window)
+				if n == window {
 					windowEnd = last
 				}
 			}
