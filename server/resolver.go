@@ -95,21 +95,14 @@ func notFoundAsNull[T any](v *T, err error) (*T, error) {
 }
 
 func (r *queryResolver) Node(ctx context.Context, id string) (Node, error) {
+	// A nil *graph.Paper or *graph.Entity in the Node is rendered as null.
 	if graph.IsPaperID(id) {
-		p, err := notFoundAsNull(loadPaper(ctx, id))
-		if p == nil {
-			return nil, err
-		}
-		return p, err
+		return notFoundAsNull(loadPaper(ctx, id))
 	}
 	if _, _, err := graph.ParseEntityID(id); err != nil {
 		return nil, err
 	}
-	e, err := notFoundAsNull(loadEntity(ctx, id))
-	if e == nil {
-		return nil, err
-	}
-	return e, err
+	return notFoundAsNull(loadEntity(ctx, id))
 }
 
 func (r *queryResolver) Paper(ctx context.Context, id string) (*graph.Paper, error) {
