@@ -40,7 +40,7 @@ const (
 	textFullTerm = 5000
 	textBudget   = 20000
 	textWindow   = 1000
-	textChecks   = 500
+	textChecks   = 256
 	// maxTextRank bounds how deep a ranked listing pages.
 	maxTextRank = 1000
 )

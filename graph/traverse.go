@@ -724,15 +724,16 @@ func sortEdges(es []Edge) {
 
 // Bounds of Path's work: a hub entity linked to a third of the papers
 // would put them all in the frontier. Expanding an entity reads at most
-// pathFanout of its papers; so that a path through the hub is still found,
-// the papers of the other side's frontier (at most pathChecks) are checked
-// for an edge to it by point reads. A shortest path that needs a paper
-// beyond a hub's first pathFanout as an inner node, away from both ends,
-// may be missed (a longer one is returned, or none).
+// pathFanout of its papers; so that a path through the hub to a small
+// frontier on the other side is still found, the first pathChecks papers of
+// that frontier are checked for an edge to the hub by point reads (a large
+// frontier meets the hub's first papers anyway, and checking it all would
+// cost more than the search). A shortest path that needs a paper beyond a
+// hub's first pathFanout may be missed: a longer one is returned, or none.
 const (
 	maxPathHops = 8
-	pathFanout  = 512
-	pathChecks  = 1024
+	pathFanout  = 256
+	pathChecks  = 64
 )
 
 // Path returns a shortest path between from and to of at most maxHops
