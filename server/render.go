@@ -23,6 +23,11 @@ var renderMu sync.Mutex
 // writes it to w as format "svg" or "png". Graphviz runs in-process
 // (compiled to WebAssembly by github.com/goccy/go-graphviz): no system
 // Graphviz is needed. Calls are serialised. Unparsable DOT is an error.
+//
+// SVG is Graphviz's own output. PNG is drawn by go-graphviz's Go
+// rasteriser, which since v0.2.1 loses strokes (node outlines, thin edges:
+// goccy/go-graphviz issue #106); prefer SVG, or Graphviz's own dot -Tpng
+// on the DOT, for pictures.
 func Render(ctx context.Context, w io.Writer, dot []byte, format string) error {
 	var f graphviz.Format
 	switch format {
