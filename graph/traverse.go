@@ -912,8 +912,9 @@ func joinPath(a, b *bfsSide, meet string) []string {
 const (
 	maxPage = 100
 	// maxTotal bounds the counting of a Total that has no counter behind
-	// it (a kind, a source, combined filters, a name search): past it the
-	// count stops and Total is maxTotal.
+	// it (a kind, a source, combined filters, a name search): counting
+	// examines at most maxTotal papers or entities, so that a page costs
+	// milliseconds however large the database.
 	maxTotal = 10000
 	// coPapers bounds the papers CoOccurring reads of a hub entity; see
 	// CoOccurrence.Estimated.
@@ -926,9 +927,10 @@ type PaperPage struct {
 	Cursors   []string // opaque cursor of each paper
 	EndCursor string
 	HasNext   bool
-	// Total counts all the papers matching the filter: exact from a
-	// counter for no filter or an entity alone, else counted up to
-	// maxTotal (10,000) and saturating there.
+	// Total counts the papers matching the filter: exact from a counter
+	// for no filter or an entity alone; else counted among the first
+	// maxTotal (10,000) papers of the narrowest filter, so a lower bound
+	// past those. For a text filter, see rankText.
 	Total int
 }
 
@@ -1150,12 +1152,12 @@ func listPapers(ctx context.Context, txn *badger.Txn, f PaperFilter, first int, 
 	return page, nil
 }
 
-// countPapers counts the papers the driver yields that match, up to
-// maxTotal.
+// countPapers counts the papers that match among the first maxTotal the
+// driver yields.
 func countPapers(ctx context.Context, txn *badger.Txn, d paperDriver, match func(string) (*Paper, bool, error)) (int, error) {
 	sc := newKeyScanner(txn)
 	defer sc.close()
-	n := 0
+	n, seen := 0, 0
 	var err error
 	last := ""
 	sc.scan(d.prefix, nil, func(k []byte, item *badger.Item) bool {
@@ -1167,6 +1169,7 @@ func countPapers(ctx context.Context, txn *badger.Txn, d paperDriver, match func
 			return true
 		}
 		last = pid
+		seen++
 		var ok bool
 		if _, ok, err = match(pid); err != nil {
 			return false
@@ -1174,7 +1177,7 @@ func countPapers(ctx context.Context, txn *badger.Txn, d paperDriver, match func
 		if ok {
 			n++
 		}
-		return n < maxTotal && ctx.Err() == nil
+		return seen < maxTotal && ctx.Err() == nil
 	})
 	if err == nil {
 		err = ctx.Err()
