@@ -23,7 +23,8 @@ Output is deterministic: node ids are the graph's ids, in sorted order.
 
 Without --paper, --entity or --search the whole graph is written as a
 stream in bounded memory (dot, graphml, cytoscape); svg and png draw at
-most %d nodes.
+most %d nodes. Prefer svg: png comes from go-graphviz's rasteriser, which
+draws no node outlines (or run Graphviz's dot -Tpng on the dot output).
 
 examples:
   papergraph export --entity dataset:gsm8k --hops 2 --format svg --legend -o gsm8k.svg
@@ -48,8 +49,8 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&sel.Paper, "paper", "", "start from the paper `ID`")
 	fs.StringVar(&sel.Entity, "entity", "", "start from the entity `KIND:NAME` (a name, alias or id, as dataset:gsm8k)")
 	fs.StringVar(&sel.Search, "search", "", "start from the best hits of the full-text query `TEXT`")
-	fs.IntVar(&sel.Hops, "hops", graph.DefaultHops, fmt.Sprintf("edges to follow from the start, 0..%d", graph.MaxHops))
-	kinds := fs.String("kinds", "", "follow only entities of these `KINDS` (comma-separated: task,modality,dataset,technique)")
+	fs.IntVar(&sel.Hops, "hops", graph.DefaultHops, fmt.Sprintf("follow `N` edges from the start, 0..%d", graph.MaxHops))
+	kinds := fs.String("kinds", "", "keep only entities of these `KINDS` (comma-separated: task,modality,dataset,technique)")
 	fs.IntVar(&sel.Limit, "limit", 0, "cap the subgraph at `N` nodes (default and most: 200 and 1000 per start node)")
 	var opts graph.DOTOptions
 	fs.BoolVar(&opts.Cluster, "cluster", false, "dot, svg, png: group entities by kind in clusters")
