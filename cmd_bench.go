@@ -320,7 +320,7 @@ func (b *bench) extractSample(ctx context.Context) error {
 	}
 
 	workers := runtime.GOMAXPROCS(0)
-	p := b.progress("extract", int64(len(docs)))
+	p := b.progress("extract", "papers", int64(len(docs)))
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	start := time.Now()
@@ -412,7 +412,7 @@ func (b *bench) ingest(ctx context.Context, dir string) error {
 	}
 	go func() { workers.Wait(); close(papers) }()
 
-	p := b.progress("ingest", int64(b.cfg.papers))
+	p := b.progress("ingest", "papers", int64(b.cfg.papers))
 	ids := make([]string, 0, b.cfg.papers)
 	b.names = map[string]string{}
 	var put time.Duration
@@ -534,7 +534,7 @@ func (b *bench) queries(ctx context.Context, st *graph.Store) error {
 	}
 	q := b.cfg.queries
 	warm := q / 10
-	p := b.progress("queries", int64(len(kinds)*(q+warm)))
+	p := b.progress("queries", "queries", int64(len(kinds)*(q+warm)))
 	defer p.finish()
 	for _, k := range kinds {
 		durs := make([]time.Duration, 0, q)
@@ -605,7 +605,7 @@ func (b *bench) loadHTTP(ctx context.Context, st *graph.Store) error {
 	}
 	defer client.CloseIdleConnections()
 	b.log.Info("http load", "url", url, "clients", conc, "duration", b.cfg.duration)
-	p := b.progress("http", int64(b.cfg.duration/time.Second))
+	p := b.progress("http", "s", int64(b.cfg.duration/time.Second))
 	stopTicks := make(chan struct{})
 	go func() {
 		t := time.NewTicker(time.Second)
@@ -810,11 +810,11 @@ type benchProgress struct {
 	wg    sync.WaitGroup
 }
 
-func (b *bench) progress(phase string, total int64) *benchProgress {
+func (b *bench) progress(phase, unit string, total int64) *benchProgress {
 	p := &benchProgress{log: b.log, phase: phase, total: total, start: time.Now(), stop: make(chan struct{})}
 	if f, ok := b.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		p.bar = progressbar.NewOptions64(total, progressbar.OptionSetWriter(f), progressbar.OptionSetDescription(phase),
-			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetPredictTime(true),
+			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString(unit), progressbar.OptionSetPredictTime(true),
 			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
 		return p
 	}
