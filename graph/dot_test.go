@@ -3,8 +3,10 @@ package graph
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -258,4 +260,29 @@ func ExampleWriteDOT() {
 	// 	"technique:lora" [label="LoRA", shape=octagon, style="filled", fillcolor="#dadaeb", class="technique"];
 	// 	"00000000000000d1" -> "technique:lora" [class="technique"];
 	// }
+}
+
+// TestWriteDOTGraphviz has Graphviz's own dot read the nasty graph and
+// write it back canonically: it must accept it without a warning and keep
+// every label.
+func TestWriteDOTGraphviz(t *testing.T) {
+	if _, err := exec.LookPath("dot"); err != nil {
+		t.Skip("Graphviz's dot is not on PATH (apt-get install graphviz)")
+	}
+	var buf bytes.Buffer
+	if err := WriteDOT(&buf, nastyGraph(), DOTOptions{Cluster: true, Legend: true}); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("dot", "-Tcanon")
+	cmd.Stdin = bytes.NewReader(buf.Bytes())
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	canon, err := cmd.Output()
+	if err != nil || stderr.Len() > 0 {
+		t.Fatalf("dot -Tcanon: %v\n%s\n%s", err, stderr.Bytes(), buf.Bytes())
+	}
+	want, got := parseDOT(t, buf.Bytes()), parseDOT(t, canon)
+	if !maps.Equal(got.labels, want.labels) || got.edges != want.edges || got.legend != want.legend {
+		t.Errorf("dot -Tcanon changed the graph:\n%+v\nwant\n%+v", got, want)
+	}
 }
