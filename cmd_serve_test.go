@@ -356,6 +356,38 @@ func TestServeSeeds(t *testing.T) {
 	}
 }
 
+// TestServeOptions checks that the flags reach the server.
+func TestServeOptions(t *testing.T) {
+	s := startServe(t, "--db", t.TempDir(), "--seeds-if-empty=false", "--no-introspection",
+		"--cors-origin", "https://app.example", "--write-token", "flag-token")
+	if strings.Contains(s.logs.String(), "database empty") {
+		t.Errorf("--seeds-if-empty=false built the seed graph:\n%s", s.logs)
+	}
+	var data struct{ Stats struct{ Papers int } }
+	s.query(t, `{ stats { papers } }`, nil, &data)
+	if data.Stats.Papers != 0 {
+		t.Errorf("--seeds-if-empty=false: %d papers; want 0", data.Stats.Papers)
+	}
+	if r := s.post(t, `{ __schema { queryType { name } } }`, nil); len(r.Errors) == 0 {
+		t.Error("--no-introspection: introspection answered")
+	}
+	add := `mutation { addPapers(input: [{abstract: "We study OSWorld."}]) { added } }`
+	if r := s.post(t, add, nil, "Authorization: Bearer flag-token"); len(r.Errors) > 0 {
+		t.Errorf("--write-token: addPapers with it: %+v", r.Errors)
+	}
+	req, _ := http.NewRequest(http.MethodOptions, s.url+"/query", nil)
+	req.Header.Set("Origin", "https://app.example")
+	req.Header.Set("Access-Control-Request-Method", "POST")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := resp.Header.Get("Access-Control-Allow-Origin"); got != "https://app.example" {
+		t.Errorf("--cors-origin: preflight Allow-Origin = %q; want https://app.example", got)
+	}
+}
+
 func TestServeFlags(t *testing.T) {
 	tests := []struct {
 		name string
