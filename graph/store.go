@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -22,6 +23,10 @@ type Options struct {
 	ReadOnly bool
 	// Logger receives Badger's and the store's log lines; nil discards them.
 	Logger *slog.Logger
+
+	// memTableSize, when positive, replaces the tuned memtable size, so
+	// that tests reach Badger's transaction limit (15% of it) cheaply.
+	memTableSize int64
 }
 
 // Store is a papergraph database on disk. A Store is safe for concurrent
@@ -42,8 +47,9 @@ type Store struct {
 	// lock), and writeMu guards the map. It is dropped when a transaction
 	// fails and when it grows past maxCachedInts.
 	ints map[string]uint64
-	// maxTxnEntries, when positive, lowers the number of entries PutPapers
-	// puts in one transaction, so tests can split batches cheaply.
+	// maxTxnEntries, when positive, replaces PutPapers's estimate of how
+	// much fits in one transaction, so tests can split batches cheaply or
+	// run into ErrTxnTooBig.
 	maxTxnEntries int
 }
 
@@ -57,10 +63,10 @@ const (
 	indexCacheSize = 32 << 20
 	baseTableSize  = 8 << 20
 	baseLevelSize  = 64 << 20
-	// Every value we write is small (a paper record is a few KiB), so all
-	// of them stay in the LSM tree and a read is one lookup; the value log
-	// would only add a second file to read and garbage-collect.
-	valueThreshold = 1 << 20
+	// Nearly every value we write is small (a paper record is a few KiB),
+	// so they stay in the LSM tree and a read is one lookup; only a
+	// pathological record goes to the value log.
+	valueThreshold = 64 << 10
 	// maxCachedInts bounds Store.ints: about 100 MB at most.
 	maxCachedInts = 1 << 20
 )
@@ -77,7 +83,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	bo := badger.DefaultOptions(dir).
 		WithReadOnly(opts.ReadOnly).
 		WithLogger(badgerLogger{log}).
-		WithMemTableSize(memTableSize).
+		WithMemTableSize(cmp.Or(opts.memTableSize, memTableSize)).
 		WithNumMemtables(numMemtables).
 		WithBlockCacheSize(blockCacheSize).
 		WithIndexCacheSize(indexCacheSize).
@@ -200,10 +206,10 @@ func (s *Store) PutPapers(ctx context.Context, papers []Paper) (PutResult, error
 	// Stay well under Badger's limits (15% of a memtable) so that
 	// ErrTxnTooBig stays the exception.
 	maxEntries := int(s.db.MaxBatchCount()) * 7 / 10
-	if s.maxTxnEntries > 0 {
-		maxEntries = s.maxTxnEntries
-	}
 	maxBytes := int(s.db.MaxBatchSize()) * 7 / 10
+	if s.maxTxnEntries > 0 {
+		maxEntries, maxBytes = s.maxTxnEntries, math.MaxInt
+	}
 	limit := len(papers) // papers per transaction, halved on ErrTxnTooBig
 	if len(s.ints) > maxCachedInts {
 		clear(s.ints)
@@ -283,8 +289,10 @@ const (
 	updated
 )
 
-// A writer holds one transaction's pending writes. Records read in the
-// transaction are cached beside them, and counters, degrees and document
+// A writer holds one transaction's state. Records that PutPapers reads
+// back (paper, entity and source keys) go through pending, which caches
+// them; keys only written go to the transaction directly; counters,
+// degrees and document
 // frequencies are accumulated and written once at flush: a hub entity
 // touched by every paper of the batch costs one write, not one per paper,
 // and its top-by-degree key (0x06) moves once.
@@ -300,9 +308,8 @@ type writer struct {
 }
 
 type pendingValue struct {
-	val     []byte // nil: the key is absent
-	dirty   bool   // written in this transaction (else only cached)
-	deleted bool
+	val   []byte // nil: the key is absent
+	dirty bool   // written in this transaction (else only cached)
 }
 
 type delta struct {
@@ -347,9 +354,35 @@ func (w *writer) set(key, val []byte) {
 	w.pending[string(key)] = pendingValue{val: val, dirty: true}
 }
 
-func (w *writer) del(key []byte) {
-	w.count(key, nil)
-	w.pending[string(key)] = pendingValue{dirty: true, deleted: true}
+// write sets key to val in the transaction directly, for keys that are
+// written but never read back by PutPapers (edges, postings, index keys):
+// they need no place in pending.
+func (w *writer) write(key, val []byte) error {
+	w.entries++
+	w.bytes += len(key) + len(val) + 20
+	return w.txn.Set(key, val)
+}
+
+// mark writes each key with an empty value, as write does.
+func (w *writer) mark(keys ...[]byte) error {
+	for _, k := range keys {
+		if err := w.write(k, []byte{}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// remove deletes each key in the transaction directly, as write does.
+func (w *writer) remove(keys ...[]byte) error {
+	for _, k := range keys {
+		w.entries++
+		w.bytes += len(k) + 20
+		if err := w.txn.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (w *writer) count(key, val []byte) {
@@ -414,13 +447,7 @@ func (w *writer) flush() error {
 		if !p.dirty {
 			continue
 		}
-		var err error
-		if p.deleted {
-			err = w.txn.Delete([]byte(k))
-		} else {
-			err = w.txn.Set([]byte(k), p.val)
-		}
-		if err != nil {
+		if err := w.txn.Set([]byte(k), p.val); err != nil {
 			return err
 		}
 	}
@@ -530,8 +557,9 @@ func (w *writer) putPaper(p *Paper) (outcome, error) {
 		if _, keep := newIDs[id]; keep {
 			continue
 		}
-		w.del(paperEdgeKey(p.ID, id))
-		w.del(entityEdgeKey(id, p.ID))
+		if err := w.remove(paperEdgeKey(p.ID, id), entityEdgeKey(id, p.ID)); err != nil {
+			return 0, err
+		}
 		if err := w.addDegree(id, k, -1); err != nil {
 			return 0, err
 		}
@@ -543,8 +571,9 @@ func (w *writer) putPaper(p *Paper) (outcome, error) {
 		if _, had := oldIDs[id]; had {
 			continue
 		}
-		w.set(paperEdgeKey(p.ID, id), nil)
-		w.set(entityEdgeKey(id, p.ID), nil)
+		if err := w.mark(paperEdgeKey(p.ID, id), entityEdgeKey(id, p.ID)); err != nil {
+			return 0, err
+		}
 		if err := w.addDegree(id, k, 1); err != nil {
 			return 0, err
 		}
@@ -563,7 +592,9 @@ func (w *writer) putPaper(p *Paper) (outcome, error) {
 	newTF, newLen := termFreqs(rec)
 	for t := range oldTF {
 		if _, keep := newTF[t]; !keep {
-			w.del(postingKey(t, p.ID))
+			if err := w.remove(postingKey(t, p.ID)); err != nil {
+				return 0, err
+			}
 			if err := w.addDocFreq(t, -1); err != nil {
 				return 0, err
 			}
@@ -574,14 +605,18 @@ func (w *writer) putPaper(p *Paper) (outcome, error) {
 		if had && was == n {
 			continue
 		}
-		w.set(postingKey(t, p.ID), binary.BigEndian.AppendUint32(nil, n))
+		if err := w.write(postingKey(t, p.ID), binary.BigEndian.AppendUint32(nil, n)); err != nil {
+			return 0, err
+		}
 		if !had {
 			if err := w.addDocFreq(t, 1); err != nil {
 				return 0, err
 			}
 		}
 	}
-	w.set(docLenKey(p.ID), binary.BigEndian.AppendUint32(nil, uint32(newLen)))
+	if err := w.write(docLenKey(p.ID), binary.BigEndian.AppendUint32(nil, uint32(newLen))); err != nil {
+		return 0, err
+	}
 	if err := w.addCounter(counterDocLen, int64(newLen-oldLen)); err != nil {
 		return 0, err
 	}
@@ -692,13 +727,17 @@ func (w *writer) putEntity(e Entity) error {
 		if err := w.addCounter(entitiesCounter(e.Kind), 1); err != nil {
 			return err
 		}
-		w.indexName(rec.Name, id)
+		if err := w.indexName(rec.Name, id); err != nil {
+			return err
+		}
 	}
 	changed := !exists
 	for _, a := range e.Aliases {
 		if a != rec.Name && Slug(a) != "" && !slices.Contains(rec.Aliases, a) {
 			rec.Aliases = append(rec.Aliases, a)
-			w.indexName(a, id)
+			if err := w.indexName(a, id); err != nil {
+				return err
+			}
 			changed = true
 		}
 	}
@@ -711,8 +750,9 @@ func (w *writer) putEntity(e Entity) error {
 		if !slices.Contains(rec.Broader, b) {
 			rec.Broader = append(rec.Broader, b)
 			changed = true
-			w.set(broaderKey(id, pid), nil)
-			w.set(narrowerKey(pid, id), nil)
+			if err := w.mark(broaderKey(id, pid), narrowerKey(pid, id)); err != nil {
+				return err
+			}
 			parents = append(parents, b)
 		}
 	}
@@ -733,14 +773,17 @@ func (w *writer) putEntity(e Entity) error {
 
 // indexName adds name to the name index (0x07) of entity id, in its
 // normalised and slug forms.
-func (w *writer) indexName(name, id string) {
+func (w *writer) indexName(name, id string) error {
 	norm := normName(name)
 	if norm != "" {
-		w.set(nameKey(norm, id), nil)
+		if err := w.mark(nameKey(norm, id)); err != nil {
+			return err
+		}
 	}
 	if slug := Slug(name); slug != "" && slug != norm {
-		w.set(nameKey(slug, id), nil)
+		return w.mark(nameKey(slug, id))
 	}
+	return nil
 }
 
 // getValue returns a copy of the value at key.

@@ -412,6 +412,23 @@ func TestPutPapersSplit(t *testing.T) {
 
 // TestReextract replaces every paper's extraction and checks that no
 // stale edge, degree, posting or counter is left behind.
+// TestPutPapersTxnTooBig lets Badger, not PutPapers's estimate, end
+// transactions: PutPapers must retry with fewer papers, never splitting
+// one.
+func TestPutPapersTxnTooBig(t *testing.T) {
+	s, err := Open(t.TempDir(), Options{memTableSize: 2 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.maxTxnEntries = 1 << 30
+	papers := genCorpus(10, 300, 60)
+	if r := put(t, s, papers...); r.Added != len(papers) {
+		t.Errorf("PutPapers = %+v; want %d added", r, len(papers))
+	}
+	mustCheck(t, s)
+}
+
 func TestReextract(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)
