@@ -147,9 +147,9 @@ func adamicAdar(degree uint64) float64 { return 1 / math.Log(float64(max(degree,
 // rarer shared entities, up to sharingBudget in all, and treats the others
 // — each above sharingHub papers, or past the budget — as hubs: of a hub it
 // reads only a window of its first postings (sharingWindow, or eight per
-// match asked for, at most sharingMaxWindow), and checks by point reads
-// (at most sharingChecks candidates) whether the papers found through rare
-// entities are also linked to it. At 100k papers a hub linked to a third of
+// match asked for, at most sharingMaxWindow), and checks in the edges of
+// the papers found through rare entities (at most sharingChecks of them,
+// a seek each) whether they are also linked to it. At 100k papers a hub linked to a third of
 // them would otherwise cost a scan of 33k keys per query; what the bound
 // costs in exactness is described at Sharing.
 const (
@@ -201,10 +201,11 @@ type shareGroup struct {
 // missing paper; a paper without entities of q.Kinds has no matches.
 //
 // Exactness: every paper sharing a non-hub entity (see sharingHub) is
-// scored exactly, hubs included, as long as fewer than sharingChecks such
+// scored exactly, hubs included, as long as at most sharingChecks such
 // papers must be checked before the best q.Limit are settled (the check
 // goes best-first by an upper bound, so it usually settles within a few
-// dozen). Papers sharing only hubs are taken from the postings of the
+// dozen); past that the others are ranked without their hubs, a lower
+// bound of their score, and their hubs are missing from Shared. Papers sharing only hubs are taken from the postings of the
 // hubs up to a common paper id (the first postings of the largest hub,
 // see sharingWindow): as ids are hashes that is a uniform sample, and as ties
 // are broken by paper id it is the exact answer when all of them share
@@ -417,8 +418,12 @@ func rankSharing(ctx context.Context, txn *badger.Txn, sc *keyScanner, self stri
 		return haveWindow && bytes.Compare(pid[:], windowEnd[:]) <= 0
 	}
 	var hubMask uint64
+	hubBits := make(map[string]uint64) // hub member entity -> its group's bit
 	for _, i := range hubs {
 		hubMask |= 1 << i
+		for _, m := range groups[i].members {
+			hubBits[m] |= 1 << i
+		}
 	}
 
 	// Candidates with the same known mask and window status have the same
@@ -474,23 +479,16 @@ func rankSharing(ctx context.Context, txn *badger.Txn, sc *keyScanner, self stri
 				}
 			}
 			mask := b.mask
-			if b.unknown {
-				if checks == sharingChecks {
-					continue
-				}
+			if b.unknown && checks < sharingChecks {
+				// One seek into the candidate's own edges (0x03) settles all
+				// its hubs at once, where a point read per hub would cost
+				// as much each.
 				checks++
-				for _, i := range hubs {
-					for _, m := range groups[i].members {
-						ok, err := has(txn, paperEdgeKey(string(pid[:]), m))
-						if err != nil {
-							return nil, err
-						}
-						if ok {
-							mask |= 1 << i
-							break
-						}
-					}
-				}
+				p := paperEdgePrefix(string(pid[:]))
+				sc.scan(p, nil, func(k []byte, _ *badger.Item) bool {
+					mask |= hubBits[string(k[len(p):])]
+					return true
+				})
 			}
 			mask = dropAncestors(groups, mask)
 			if popcount(mask) < minShared {
@@ -1599,4 +1597,54 @@ func (s *Store) Top(ctx context.Context, k Kind, limit int) ([]Entity, error) {
 		return nil, fmt.Errorf("top %s: %w", k, err)
 	}
 	return out, nil
+}
+
+// PageOf asks for one page of an entity's papers, as PapersOf does.
+type PageOf struct {
+	Entity string // entity id
+	First  int    // 1..100
+	After  string // cursor, empty for the first page
+}
+
+// PapersOfEach returns the pages that PapersOf would return for reqs, in
+// the same order, read in one transaction; errs[i] is request i's error
+// (those of PapersOf). err is set only when the transaction itself fails.
+// It serves dataloaders.
+func (s *Store) PapersOfEach(ctx context.Context, reqs []PageOf) (pages []PaperPage, errs []error, err error) {
+	pages, errs = make([]PaperPage, len(reqs)), make([]error, len(reqs))
+	err = s.db.View(func(txn *badger.Txn) error {
+		for i, r := range reqs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			pages[i], errs[i] = papersOf(ctx, txn, r)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("papers of each: %w", err)
+	}
+	return pages, errs, nil
+}
+
+// papersOf serves one request of PapersOfEach, checking it as ListPapers
+// does.
+func papersOf(ctx context.Context, txn *badger.Txn, r PageOf) (PaperPage, error) {
+	if r.First < 1 || r.First > maxPage {
+		return PaperPage{}, fmt.Errorf("papers of %s: %w: first %d not in 1..%d", r.Entity, ErrBadArgument, r.First, maxPage)
+	}
+	if _, _, err := ParseEntityID(r.Entity); err != nil {
+		return PaperPage{}, fmt.Errorf("papers of: %w", err)
+	}
+	if ok, err := has(txn, entityKey(r.Entity)); err != nil || !ok {
+		if err == nil {
+			err = ErrNotFound
+		}
+		return PaperPage{}, fmt.Errorf("papers of %s: %w", r.Entity, err)
+	}
+	page, err := listPapers(ctx, txn, PaperFilter{Entity: r.Entity}, r.First, r.After)
+	if err != nil {
+		return PaperPage{}, fmt.Errorf("papers of %s: %w", r.Entity, err)
+	}
+	return page, nil
 }

@@ -19,14 +19,7 @@ import (
 type loaders struct {
 	papers   *dataloadgen.Loader[string, *graph.Paper]
 	entities *dataloadgen.Loader[string, *graph.Entity]
-	papersOf *dataloadgen.Loader[pageKey, graph.PaperPage]
-}
-
-// pageKey identifies one page of an entity's papers.
-type pageKey struct {
-	entity string
-	first  int
-	after  string
+	papersOf *dataloadgen.Loader[graph.PageOf, graph.PaperPage]
 }
 
 type loadersKey struct{}
@@ -46,12 +39,11 @@ func withLoaders(st *graph.Store, m *metrics, wait time.Duration, next http.Hand
 				m.batch("entity", len(ids))
 				return byID(st.Entities(ctx, ids))
 			}, opt),
-			papersOf: dataloadgen.NewLoader(func(ctx context.Context, keys []pageKey) ([]graph.PaperPage, []error) {
+			papersOf: dataloadgen.NewLoader(func(ctx context.Context, keys []graph.PageOf) ([]graph.PaperPage, []error) {
 				m.batch("papersOf", len(keys))
-				pages := make([]graph.PaperPage, len(keys))
-				errs := make([]error, len(keys))
-				for i, k := range keys {
-					pages[i], errs[i] = st.PapersOf(ctx, k.entity, k.first, k.after)
+				pages, errs, err := st.PapersOfEach(ctx, keys)
+				if err != nil {
+					return nil, []error{err}
 				}
 				return pages, errs
 			}, opt),
@@ -121,7 +113,7 @@ func loadEntities(ctx context.Context, ids []string) ([]graph.Entity, error) {
 	return out, nil
 }
 
-func loadPapersOf(ctx context.Context, k pageKey) (graph.PaperPage, error) {
+func loadPapersOf(ctx context.Context, k graph.PageOf) (graph.PaperPage, error) {
 	return loadersFrom(ctx).papersOf.Load(ctx, k)
 }
 

@@ -333,7 +333,7 @@ func (r *entityResolver) Papers(ctx context.Context, obj *graph.Entity, first *i
 	if err != nil {
 		return PaperConnection{}, err
 	}
-	page, err := loadPapersOf(ctx, pageKey{entity: obj.ID(), first: n, after: deref(after)})
+	page, err := loadPapersOf(ctx, graph.PageOf{Entity: obj.ID(), First: n, After: deref(after)})
 	if err != nil {
 		return PaperConnection{}, err
 	}
