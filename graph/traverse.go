@@ -147,9 +147,9 @@ func adamicAdar(degree uint64) float64 { return 1 / math.Log(float64(max(degree,
 // rarer shared entities, up to sharingBudget in all, and treats the others
 // — each above sharingHub papers, or past the budget — as hubs: of a hub it
 // reads only a window of its first postings (sharingWindow, or eight per
-// match asked for, at most sharingMaxWindow), and checks in the edges of
-// the papers found through rare entities (at most sharingChecks of them,
-// a seek each) whether they are also linked to it. At 100k papers a hub linked to a third of
+// match asked for, at most sharingMaxWindow), and checks by point reads
+// whether the papers found through rare entities (at most sharingChecks
+// of them) are also linked to it. At 100k papers a hub linked to a third of
 // them would otherwise cost a scan of 33k keys per query; what the bound
 // costs in exactness is described at Sharing.
 const (
@@ -418,12 +418,8 @@ func rankSharing(ctx context.Context, txn *badger.Txn, sc *keyScanner, self stri
 		return haveWindow && bytes.Compare(pid[:], windowEnd[:]) <= 0
 	}
 	var hubMask uint64
-	hubBits := make(map[string]uint64) // hub member entity -> its group's bit
 	for _, i := range hubs {
 		hubMask |= 1 << i
-		for _, m := range groups[i].members {
-			hubBits[m] |= 1 << i
-		}
 	}
 
 	// Candidates with the same known mask and window status have the same
@@ -480,15 +476,21 @@ func rankSharing(ctx context.Context, txn *badger.Txn, sc *keyScanner, self stri
 			}
 			mask := b.mask
 			if b.unknown && checks < sharingChecks {
-				// One seek into the candidate's own edges (0x03) settles all
-				// its hubs at once, where a point read per hub would cost
-				// as much each.
+				// A point read per hub member: Badger's bloom filters make it
+				// a fraction of a seek into the candidate's edges.
 				checks++
-				p := paperEdgePrefix(string(pid[:]))
-				sc.scan(p, nil, func(k []byte, _ *badger.Item) bool {
-					mask |= hubBits[string(k[len(p):])]
-					return true
-				})
+				for _, i := range hubs {
+					for _, m := range groups[i].members {
+						ok, err := has(txn, paperEdgeKey(string(pid[:]), m))
+						if err != nil {
+							return nil, err
+						}
+						if ok {
+							mask |= 1 << i
+							break
+						}
+					}
+				}
 			}
 			mask = dropAncestors(groups, mask)
 			if popcount(mask) < minShared {
@@ -618,15 +620,15 @@ func (s *Store) Neighborhood(ctx context.Context, id string, q NeighborhoodQuery
 		if _, err := checkNode(txn, id); err != nil {
 			return err
 		}
-		sc := newKeyScanner(txn)
-		defer sc.close()
+		r := &nodeReader{txn: txn, sc: newKeyScanner(txn), nodes: make(map[string]Node)}
+		defer r.sc.close()
 		seen := map[string]bool{id: true}
 		nodes := []string{id}
 		frontier := []string{id}
 		for hop := 0; hop < q.Hops && len(frontier) > 0 && len(nodes) < limit; hop++ {
 			var next []string
 			for _, u := range frontier {
-				neighbors(sc, u, kinds, func(v string) bool {
+				err := r.neighbors(u, kinds, func(v string) bool {
 					if !seen[v] {
 						seen[v] = true
 						nodes = append(nodes, v)
@@ -634,6 +636,9 @@ func (s *Store) Neighborhood(ctx context.Context, id string, q NeighborhoodQuery
 					}
 					return len(nodes) < limit
 				})
+				if err != nil {
+					return err
+				}
 				if len(nodes) >= limit {
 					break
 				}
@@ -644,7 +649,7 @@ func (s *Store) Neighborhood(ctx context.Context, id string, q NeighborhoodQuery
 			frontier = next
 		}
 		var err error
-		g, err = subgraph(txn, sc, nodes, seen)
+		g, err = r.subgraph(nodes, seen)
 		return err
 	})
 	if err != nil {
@@ -681,34 +686,92 @@ func neighbors(sc *keyScanner, u string, kinds [5]bool, fn func(v string) bool) 
 	sc.scan(p, nil, func(k []byte, _ *badger.Item) bool { return fn(string(k[len(p):])) })
 }
 
-// subgraph reads the records of nodes and the edges between members of in:
-// every paper's entity edges and every entity's broader edges.
-func subgraph(txn *badger.Txn, sc *keyScanner, nodes []string, in map[string]bool) (Subgraph, error) {
+// nodeReader reads the records of a traversal's nodes once each. A
+// record gives the node's edges too: a paper's entity references and an
+// entity's broader names are written in the same transaction as its edges
+// (0x03, 0x08), and reading them costs a point read where a scan of the
+// edges would cost a seek, several times more at 100k papers.
+type nodeReader struct {
+	txn   *badger.Txn
+	sc    *keyScanner
+	nodes map[string]Node
+}
+
+func (r *nodeReader) node(id string) (Node, error) {
+	if n, ok := r.nodes[id]; ok {
+		return n, nil
+	}
+	n, err := readNode(r.txn, id)
+	if err != nil {
+		return Node{}, err
+	}
+	r.nodes[id] = n
+	return n, nil
+}
+
+// neighbors calls fn with each neighbour of node u of an allowed kind
+// (papers always are) until fn returns false: a paper's entities, or an
+// entity's broader entities, narrower entities, then papers in id order.
+func (r *nodeReader) neighbors(u string, kinds [5]bool, fn func(v string) bool) error {
+	n, err := r.node(u)
+	if err != nil {
+		return err
+	}
+	if n.Paper != nil {
+		for _, e := range n.Paper.Entities {
+			if kinds[e.Kind] && !fn(e.ID()) {
+				return nil
+			}
+		}
+		return nil
+	}
+	e := n.Entity
+	if kinds[e.Kind] {
+		for _, b := range e.Broader {
+			if !fn(EntityID(e.Kind, b)) {
+				return nil
+			}
+		}
+	}
+	more := true
+	p := cat2(prefixNarrower, u, "")
+	r.sc.scan(p, nil, func(k []byte, _ *badger.Item) bool {
+		v := string(k[len(p):])
+		more = !kinds[entityKind(v)] || fn(v)
+		return more
+	})
+	if !more {
+		return nil
+	}
+	p = entityEdgePrefix(u)
+	r.sc.scan(p, nil, func(k []byte, _ *badger.Item) bool { return fn(string(k[len(p):])) })
+	return nil
+}
+
+// subgraph returns nodes with their records and the edges between members
+// of in, read from the records.
+func (r *nodeReader) subgraph(nodes []string, in map[string]bool) (Subgraph, error) {
 	slices.Sort(nodes)
 	g := Subgraph{Nodes: make([]Node, 0, len(nodes))}
 	for _, id := range nodes {
-		n, err := readNode(txn, id)
+		n, err := r.node(id)
 		if err != nil {
 			return Subgraph{}, err
 		}
 		g.Nodes = append(g.Nodes, n)
-		if IsPaperID(id) {
-			p := paperEdgePrefix(id)
-			sc.scan(p, nil, func(k []byte, _ *badger.Item) bool {
-				if v := string(k[len(p):]); in[v] {
-					g.Edges = append(g.Edges, Edge{From: id, To: v, Kind: entityKind(v).String()})
+		if n.Paper != nil {
+			for _, e := range n.Paper.Entities {
+				if v := e.ID(); in[v] {
+					g.Edges = append(g.Edges, Edge{From: id, To: v, Kind: e.Kind.String()})
 				}
-				return true
-			})
+			}
 			continue
 		}
-		p := cat2(prefixBroader, id, "")
-		sc.scan(p, nil, func(k []byte, _ *badger.Item) bool {
-			if v := string(k[len(p):]); in[v] {
+		for _, b := range n.Entity.Broader {
+			if v := EntityID(n.Entity.Kind, b); in[v] && v != id {
 				g.Edges = append(g.Edges, Edge{From: id, To: v, Kind: BroaderEdge})
 			}
-			return true
-		})
+		}
 	}
 	sortEdges(g.Edges)
 	return g, nil
