@@ -162,9 +162,10 @@ func (s *Server) graphQL(m *metrics) http.Handler {
 		Complexity: complexity(),
 	})
 	h := handler.New(es)
-	// Options answers CORS preflights that reach it; GET serves cached
-	// queries and persisted-query hashes (it refuses mutations); POST is
-	// the main transport. No websockets: there are no subscriptions.
+	// Options answers plain OPTIONS requests (cors answers the CORS
+	// preflights before they get here); GET serves links and persisted-query
+	// hashes and refuses mutations, so that a link cannot write; POST is the
+	// main transport. No websockets: there are no subscriptions.
 	h.AddTransport(transport.Options{})
 	h.AddTransport(transport.GET{})
 	h.AddTransport(transport.POST{})
