@@ -83,7 +83,8 @@ func tfWeight(tf uint32, norm float64) float64 {
 // rankText returns the papers that best match query by BM25 over their
 // name, label, title and abstract, best first then by id, at most n, for
 // which keep (if not nil) is true; and an estimate of how many papers
-// match: exact when every term was read in full, at most maxTotal.
+// match: exact when every term was read in full, at most maxTotal, and
+// counted among the first maxChecked candidates when keep filters them.
 func rankText(ctx context.Context, txn *badger.Txn, query string, n int, keep func(pid string) (bool, error)) ([]textScored, int, error) {
 	var ts []textTerm
 	seen := make(map[string]bool)
@@ -257,7 +258,7 @@ func rankText(ctx context.Context, txn *badger.Txn, query string, n int, keep fu
 	if keep != nil {
 		matched = 0
 		for i, c := range list {
-			if i == maxTotal {
+			if i == maxChecked {
 				break
 			}
 			ok, err := keep(string(c.id[:]))

@@ -977,9 +977,12 @@ const (
 	// examines at most maxTotal papers or entities, so that a page costs
 	// milliseconds however large the database.
 	maxTotal = 10000
-	// coPapers bounds the papers CoOccurring reads of a hub entity; see
-	// CoOccurrence.Estimated.
-	coPapers = 2000
+	// maxChecked is maxTotal for a count that checks a filter per paper
+	// by point reads or seeks.
+	maxChecked = 1000
+	// coPapers bounds the papers CoOccurring reads of a hub entity, a seek
+	// into the edges of each; see CoOccurrence.Estimated.
+	coPapers = 500
 )
 
 // PaperPage is one page of papers.
@@ -990,7 +993,8 @@ type PaperPage struct {
 	HasNext   bool
 	// Total counts the papers matching the filter: exact from a counter
 	// for no filter or an entity alone; else counted among the first
-	// maxTotal (10,000) papers of the narrowest filter, so a lower bound
+	// maxTotal (10,000) papers of the narrowest filter, or maxChecked
+	// (1,000) when other filters are checked per paper, so a lower bound
 	// past those. For a text filter, see rankText.
 	Total int
 }
@@ -1192,7 +1196,11 @@ func listPapers(ctx context.Context, txn *badger.Txn, f PaperFilter, first int, 
 	// Total.
 	switch {
 	case filtered || f.Kind != 0 || f.Source != "":
-		n, err := countPapers(ctx, txn, d, match)
+		bound := maxTotal
+		if filtered {
+			bound = maxChecked
+		}
+		n, err := countPapers(ctx, txn, d, match, bound)
 		if err != nil {
 			return PaperPage{}, err
 		}
@@ -1213,9 +1221,9 @@ func listPapers(ctx context.Context, txn *badger.Txn, f PaperFilter, first int, 
 	return page, nil
 }
 
-// countPapers counts the papers that match among the first maxTotal the
+// countPapers counts the papers that match among the first bound the
 // driver yields.
-func countPapers(ctx context.Context, txn *badger.Txn, d paperDriver, match func(string) (*Paper, bool, error)) (int, error) {
+func countPapers(ctx context.Context, txn *badger.Txn, d paperDriver, match func(string) (*Paper, bool, error), bound int) (int, error) {
 	sc := newKeyScanner(txn)
 	defer sc.close()
 	n, seen := 0, 0
@@ -1238,7 +1246,7 @@ func countPapers(ctx context.Context, txn *badger.Txn, d paperDriver, match func
 		if ok {
 			n++
 		}
-		return seen < maxTotal && ctx.Err() == nil
+		return seen < bound && ctx.Err() == nil
 	})
 	if err == nil {
 		err = ctx.Err()
@@ -1549,9 +1557,9 @@ type CoOccurrence struct {
 	Entity Entity
 	Count  int
 	// Estimated reports whether Count was scaled up from a sample: for an
-	// entity with more than coPapers (2,000) papers, only its first 2,000
-	// in paper id order — a uniform sample, as ids are hashes — are read,
-	// and counts are multiplied by degree/2,000.
+	// entity with more than coPapers (500) papers, only its first 500 in
+	// paper id order — a uniform sample, as ids are hashes — are read, and
+	// counts are multiplied by degree/500.
 	Estimated bool
 }
 

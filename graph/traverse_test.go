@@ -737,7 +737,7 @@ func TestCoOccurringHub(t *testing.T) {
 	if len(got) != 2 || got[0].Entity.ID() != "dataset:big2" || !got[0].Estimated {
 		t.Fatalf("CoOccurring(big) = %+v; want big2 first, estimated", got)
 	}
-	// Big2 is on 2202 of Big's 2502 papers; the sample is the first 2000 by
+	// Big2 is on 2202 of Big's 2502 papers; the sample is the first 500 by
 	// id, all of which have Big2, so the estimate is high but bounded.
 	if n := got[0].Count; n < 2202 || n > 2502 {
 		t.Errorf("CoOccurring(big) count of big2 = %d; want within [2202, 2502]", n)
