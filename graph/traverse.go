@@ -147,9 +147,9 @@ func adamicAdar(degree uint64) float64 { return 1 / math.Log(float64(max(degree,
 // rarer shared entities, up to sharingBudget in all, and treats the others
 // — each above sharingHub papers, or past the budget — as hubs: of a hub it
 // reads only a window of its first postings (sharingWindow, or eight per
-// match asked for, at most sharingMaxWindow), and checks by point reads
-// whether the papers found through rare entities (at most sharingChecks
-// of them) are also linked to it. At 100k papers a hub linked to a third of
+// match asked for, at most sharingMaxWindow), and checks (see checkHubs)
+// whether the papers found through rare entities, at most sharingChecks
+// of them, are also linked to it. At 100k papers a hub linked to a third of
 // them would otherwise cost a scan of 33k keys per query; what the bound
 // costs in exactness is described at Sharing.
 const (
@@ -157,7 +157,7 @@ const (
 	sharingBudget    = 8192
 	sharingWindow    = 256
 	sharingMaxWindow = 4096
-	sharingChecks    = 2048
+	sharingChecks    = 128
 	sharingGroups    = 64 // one bit each in a candidate's mask
 	taxonomyDepth    = 4  // levels followed up (0x08) or down (0x09)
 	taxonomyFamily   = 64 // entities in one family
@@ -418,8 +418,12 @@ func rankSharing(ctx context.Context, txn *badger.Txn, sc *keyScanner, self stri
 		return haveWindow && bytes.Compare(pid[:], windowEnd[:]) <= 0
 	}
 	var hubMask uint64
+	hubBits := make(map[string]uint64) // hub member -> its groups' bits
 	for _, i := range hubs {
 		hubMask |= 1 << i
+		for _, m := range groups[i].members {
+			hubBits[m] |= 1 << i
+		}
 	}
 
 	// Candidates with the same known mask and window status have the same
@@ -476,20 +480,10 @@ func rankSharing(ctx context.Context, txn *badger.Txn, sc *keyScanner, self stri
 			}
 			mask := b.mask
 			if b.unknown && checks < sharingChecks {
-				// A point read per hub member: Badger's bloom filters make it
-				// a fraction of a seek into the candidate's edges.
 				checks++
-				for _, i := range hubs {
-					for _, m := range groups[i].members {
-						ok, err := has(txn, paperEdgeKey(string(pid[:]), m))
-						if err != nil {
-							return nil, err
-						}
-						if ok {
-							mask |= 1 << i
-							break
-						}
-					}
+				var err error
+				if mask, err = checkHubs(txn, sc, pid, mask, hubBits); err != nil {
+					return nil, err
 				}
 			}
 			mask = dropAncestors(groups, mask)
@@ -512,6 +506,35 @@ func rankSharing(ctx context.Context, txn *badger.Txn, sc *keyScanner, self stri
 		}
 	}
 	return best, nil
+}
+
+// checkHubs adds to mask the bits of the hub groups that paper pid is
+// linked to. At 100k papers a point read costs about 10µs (bloom filters
+// skip most tables) and a seek about 35µs (it positions a cursor in every
+// level), so up to three hub members are point reads and more (families)
+// one scan of the paper's edges.
+func checkHubs(txn *badger.Txn, sc *keyScanner, pid paperKeyID, mask uint64, hubBits map[string]uint64) (uint64, error) {
+	if len(hubBits) > 3 {
+		p := paperEdgePrefix(string(pid[:]))
+		sc.scan(p, nil, func(k []byte, _ *badger.Item) bool {
+			mask |= hubBits[string(k[len(p):])]
+			return true
+		})
+		return mask, nil
+	}
+	for m, bits := range hubBits {
+		if mask&bits == bits {
+			continue
+		}
+		ok, err := has(txn, paperEdgeKey(string(pid[:]), m))
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			mask |= bits
+		}
+	}
+	return mask, nil
 }
 
 // groupScore sums the bonus of the groups in mask, in group order.
