@@ -92,21 +92,26 @@ type benchResult struct {
 	Entities     int    `json:"entities"`
 	Edges        int    `json:"edges"`
 
-	ExtractMBs           float64                  `json:"extract_mb_s"`
-	ExtractPapersS       float64                  `json:"extract_papers_s"`
-	ExtractWorkers       int                      `json:"extract_workers"`
-	ExtractSingleMBs     float64                  `json:"extract_single_core_mb_s"`
-	ExtractSinglePapersS float64                  `json:"extract_single_core_papers_s"`
-	IngestPapersS        float64                  `json:"ingest_papers_s"`
-	IngestSeconds        float64                  `json:"ingest_s"`
-	PutPapersS           float64                  `json:"put_papers_s"`
-	DBBytes              int64                    `json:"db_bytes"`
-	PeakRSSBytes         int64                    `json:"peak_rss_bytes"`
-	IngestPeakRSSBytes   int64                    `json:"ingest_peak_rss_bytes"`
-	Queries              map[string]*benchLatency `json:"queries"`
-	PathFound            float64                  `json:"path_found"`
-	HTTP                 *benchHTTP               `json:"http"`
-	Machine              benchMachine             `json:"machine"`
+	ExtractMBs           float64 `json:"extract_mb_s"`
+	ExtractPapersS       float64 `json:"extract_papers_s"`
+	ExtractWorkers       int     `json:"extract_workers"`
+	ExtractSingleMBs     float64 `json:"extract_single_core_mb_s"`
+	ExtractSinglePapersS float64 `json:"extract_single_core_papers_s"`
+	IngestPapersS        float64 `json:"ingest_papers_s"`
+	IngestSeconds        float64 `json:"ingest_s"`
+	PutPapersS           float64 `json:"put_papers_s"`
+	DBBytes              int64   `json:"db_bytes"`
+	PeakRSSBytes         int64   `json:"peak_rss_bytes"`
+	IngestPeakRSSBytes   int64   `json:"ingest_peak_rss_bytes"`
+	// The parts of the ingest's RSS, each the peak of samples taken every
+	// 200 ms: anonymous memory (Go heap, Badger's allocations) and
+	// mapped file pages (Badger's tables and memtables).
+	IngestPeakAnonBytes int64                    `json:"ingest_peak_anon_bytes"`
+	IngestPeakFileBytes int64                    `json:"ingest_peak_file_bytes"`
+	Queries             map[string]*benchLatency `json:"queries"`
+	PathFound           float64                  `json:"path_found"`
+	HTTP                *benchHTTP               `json:"http"`
+	Machine             benchMachine             `json:"machine"`
 }
 
 // benchLatency summarises the durations of one query, in microseconds.
@@ -276,7 +281,7 @@ func (b *bench) run(ctx context.Context) error {
 			return err
 		}
 	}
-	b.res.PeakRSSBytes = peakRSS()
+	b.res.PeakRSSBytes = procStatus()["VmHWM"]
 	return nil
 }
 
@@ -377,6 +382,18 @@ func (b *bench) ingest(ctx context.Context, dir string) error {
 			st.Close()
 		}
 	}()
+	stopRSS, rssDone := make(chan struct{}), make(chan struct{})
+	go func() {
+		b.res.IngestPeakAnonBytes, b.res.IngestPeakFileBytes = rssPeaks(stopRSS)
+		close(rssDone)
+	}()
+	defer func() {
+		select {
+		case <-stopRSS:
+		default:
+			close(stopRSS)
+		}
+	}()
 	start := time.Now()
 	g, gctx := errgroup.WithContext(ctx)
 	docs := make(chan extract.Document, benchBatch)
@@ -458,7 +475,9 @@ func (b *bench) ingest(ctx context.Context, dir string) error {
 	if err != nil {
 		return err
 	}
-	b.res.IngestPeakRSSBytes = peakRSS()
+	b.res.IngestPeakRSSBytes = procStatus()["VmHWM"]
+	close(stopRSS)
+	<-rssDone
 	err = st.Close()
 	st = nil
 	if err != nil {
@@ -725,23 +744,46 @@ func diskBytes(dir string) (int64, error) {
 	return n, err
 }
 
-// peakRSS returns the process's peak resident set size (VmHWM) in bytes,
-// or 0 where /proc/self/status does not exist (not Linux).
-func peakRSS() int64 {
+// procStatus returns the memory figures of /proc/self/status in bytes
+// ("VmHWM" is the peak RSS, "RssAnon" the heap and other private memory,
+// "RssFile" the mapped file pages), or nil where it does not exist (not
+// Linux).
+func procStatus() map[string]int64 {
 	data, err := os.ReadFile("/proc/self/status")
 	if err != nil {
-		return 0
+		return nil
 	}
+	m := map[string]int64{}
 	for line := range strings.Lines(string(data)) {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			if err != nil {
-				return 0
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		if kb, ok := strings.CutSuffix(strings.TrimSpace(v), " kB"); ok {
+			if n, err := strconv.ParseInt(kb, 10, 64); err == nil {
+				m[k] = n << 10
 			}
-			return kb << 10
 		}
 	}
-	return 0
+	return m
+}
+
+// rssPeaks samples the resident memory by kind until stop is closed: the
+// kernel keeps the peak of the total (VmHWM) but not of its parts, and
+// Badger's memory-mapped tables and memtables are resident file pages
+// that the kernel can reclaim, unlike the heap.
+func rssPeaks(stop <-chan struct{}) (anon, file int64) {
+	t := time.NewTicker(200 * time.Millisecond)
+	defer t.Stop()
+	for {
+		st := procStatus()
+		anon, file = max(anon, st["RssAnon"]), max(file, st["RssFile"]+st["RssShmem"])
+		select {
+		case <-t.C:
+		case <-stop:
+			return anon, file
+		}
+	}
 }
 
 func benchMachineInfo() benchMachine {
@@ -778,7 +820,8 @@ func (r *benchResult) writeTable(w io.Writer) error {
 	fmt.Fprintf(tw, "ingest\t%.0f papers/s end to end (%.1f s); PutPapers alone %.0f papers/s\n",
 		r.IngestPapersS, r.IngestSeconds, r.PutPapersS)
 	fmt.Fprintf(tw, "store\t%d papers, %d entities, %d edges, %s on disk\n", r.StoredPapers, r.Entities, r.Edges, mb(r.DBBytes))
-	fmt.Fprintf(tw, "peak RSS\t%s (during ingest %s)\n", mb(r.PeakRSSBytes), mb(r.IngestPeakRSSBytes))
+	fmt.Fprintf(tw, "peak RSS\t%s; during ingest %s, of which anonymous (heap) at most %s and mapped files at most %s\n",
+		mb(r.PeakRSSBytes), mb(r.IngestPeakRSSBytes), mb(r.IngestPeakAnonBytes), mb(r.IngestPeakFileBytes))
 	tw.Flush()
 
 	fmt.Fprintln(w)
