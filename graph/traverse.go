@@ -20,8 +20,12 @@ import (
 // than the traversal. Store.Paper and Store.Papers return them filled.
 
 // keyScanner reads many prefixes in one read transaction through one
-// key-only iterator: a Seek on an open iterator costs a fraction of opening
-// a new one, and traversals scan hundreds of short prefixes.
+// key-only iterator. Costs measured at 100k papers: positioning it (Seek)
+// costs about 35µs, as it positions a cursor in every level of the LSM
+// tree, about what opening a new prefix iterator costs; each further key
+// about 0.4µs; a point read (Get) about 10µs, as bloom filters skip most
+// tables. So traversals scan long prefixes (postings), and check single
+// edges or read records by point reads.
 type keyScanner struct {
 	txn *badger.Txn
 	it  *badger.Iterator
