@@ -322,8 +322,6 @@ func listText(ctx context.Context, txn *badger.Txn, f PaperFilter, first int, af
 	if offset >= maxTextRank {
 		return page, nil
 	}
-	check := newKeyScanner(txn)
-	defer check.close()
 	var keep func(string) (bool, error)
 	if f.Entity != "" || f.Kind != 0 || f.Source != "" {
 		keep = func(pid string) (bool, error) {
@@ -332,21 +330,14 @@ func listText(ctx context.Context, txn *badger.Txn, f PaperFilter, first int, af
 					return false, err
 				}
 			}
-			if f.Kind != 0 {
-				found := false
-				check.scan(append(paperEdgePrefix(pid), f.Kind.String()+":"...), nil, func([]byte, *badger.Item) bool {
-					found = true
-					return false
-				})
-				if !found {
-					return false, nil
-				}
+			if f.Kind == 0 && f.Source == "" {
+				return true, nil
 			}
-			if f.Source != "" {
-				p, err := readPaperRecord(txn, pid)
-				return err == nil && p.Source == f.Source, err
+			p, err := readPaperRecord(txn, pid)
+			if err != nil {
+				return false, err
 			}
-			return true, nil
+			return (f.Source == "" || p.Source == f.Source) && (f.Kind == 0 || hasKind(&p, f.Kind)), nil
 		}
 	}
 	n := min(offset+first+1, maxTextRank)

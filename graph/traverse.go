@@ -1139,33 +1139,23 @@ func listPapers(ctx context.Context, txn *badger.Txn, f PaperFilter, first int, 
 	if err != nil {
 		return PaperPage{}, err
 	}
-	// Checks need their own iterator: the driver's is mid-scan.
-	check := newKeyScanner(txn)
-	defer check.close()
+	// A paper's kinds and source are checked on its record, which a match
+	// needs anyway: a point read where a scan of its edges would cost a
+	// seek.
 	match := func(pid string) (*Paper, bool, error) {
 		if byEntity {
 			if ok, err := has(txn, paperEdgeKey(pid, f.Entity)); err != nil || !ok {
 				return nil, false, err
 			}
 		}
-		if byKind {
-			found := false
-			check.scan(append(paperEdgePrefix(pid), f.Kind.String()+":"...), nil, func([]byte, *badger.Item) bool {
-				found = true
-				return false
-			})
-			if !found {
-				return nil, false, nil
-			}
-		}
-		if !bySource {
+		if !byKind && !bySource {
 			return nil, true, nil
 		}
 		p, err := readPaperRecord(txn, pid)
 		if err != nil {
 			return nil, false, err
 		}
-		return &p, p.Source == f.Source, nil
+		return &p, (!bySource || p.Source == f.Source) && (!byKind || hasKind(&p, f.Kind)), nil
 	}
 	filtered := byEntity || byKind || bySource
 
@@ -1250,6 +1240,11 @@ func listPapers(ctx context.Context, txn *badger.Txn, f PaperFilter, first int, 
 		}
 	}
 	return page, nil
+}
+
+// hasKind reports whether p links to an entity of kind k.
+func hasKind(p *Paper, k Kind) bool {
+	return slices.ContainsFunc(p.Entities, func(e Entity) bool { return e.Kind == k })
 }
 
 // countPapers counts the papers that match among the first bound the
