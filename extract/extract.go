@@ -125,7 +125,12 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 
 // add records an entity mention covering cleaned bytes [start, end).
 func (w *doc) add(kind graph.Kind, name string, entry, start, end int) {
-	id := graph.EntityID(kind, name)
+	var id string
+	if entry >= 0 {
+		id = w.x.v.entries[entry].id
+	} else {
+		id = graph.EntityID(kind, name)
+	}
 	f, ok := w.found[id]
 	if !ok {
 		f = &found{kind: kind, name: name, entry: entry}
@@ -200,22 +205,25 @@ func (w *doc) fill(p *graph.Paper) {
 		p.Mentions = append(p.Mentions, f.mentions...)
 	}
 	seen := map[string]bool{}
+	var ancIDs []int
 	for _, id := range ids {
 		f := w.found[id]
 		if f.entry < 0 {
 			continue
 		}
-		for _, a := range w.x.v.ancestors(f.entry) {
-			e := w.x.v.entity(a)
-			aid := e.ID()
+		for _, a := range w.x.v.entries[f.entry].anc {
+			aid := w.x.v.entries[a].id
 			if linked[aid] || seen[aid] {
 				continue
 			}
 			seen[aid] = true
-			p.Ancestors = append(p.Ancestors, e)
+			ancIDs = append(ancIDs, a)
 		}
 	}
-	sort.Slice(p.Ancestors, func(i, j int) bool { return p.Ancestors[i].ID() < p.Ancestors[j].ID() })
+	sort.Slice(ancIDs, func(i, j int) bool { return w.x.v.entries[ancIDs[i]].id < w.x.v.entries[ancIDs[j]].id })
+	for _, a := range ancIDs {
+		p.Ancestors = append(p.Ancestors, w.x.v.entity(a))
+	}
 	sort.Slice(p.Mentions, func(i, j int) bool {
 		if p.Mentions[i].Start != p.Mentions[j].Start {
 			return p.Mentions[i].Start < p.Mentions[j].Start

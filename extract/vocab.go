@@ -35,6 +35,10 @@ type entry struct {
 	name    string
 	aliases []string
 	broader []string
+	// id and anc (the ancestors, nearest first) are computed once after
+	// loading: extraction reads them for every mention.
+	id  string
+	anc []int
 }
 
 // alias is one way to write an entry, as stored in the trie.
@@ -126,6 +130,12 @@ func loadVocab(files []string) (*vocab, error) {
 	}
 	if err := v.checkBroader(); err != nil {
 		return nil, err
+	}
+	for i := range v.entries {
+		v.entries[i].id = graph.EntityID(v.entries[i].kind, v.entries[i].name)
+	}
+	for i := range v.entries {
+		v.entries[i].anc = v.ancestors(i)
 	}
 	v.index()
 	return v, nil
