@@ -145,28 +145,28 @@ type benchMachine struct {
 }
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	flags := flag.NewFlagSet("bench", flag.ContinueOnError)
+	flags.SetOutput(stderr)
 	var cfg benchConfig
-	fs.IntVar(&cfg.papers, "papers", 10000, "number of papers `N` to generate and ingest")
-	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the generated corpus and of the query picks")
-	fs.StringVar(&cfg.corpus, "corpus", "", "read abstracts from `FILE` (any format extract reads) instead of generating them")
-	fs.BoolVar(&cfg.http, "http", false, "also load the real HTTP server with papersSharing queries")
-	fs.IntVar(&cfg.concurrency, "concurrency", 64, "concurrent HTTP clients `C`")
-	fs.DurationVar(&cfg.duration, "duration", 10*time.Second, "length `D` of the HTTP load")
-	fs.IntVar(&cfg.queries, "queries", 2000, "in-process queries `Q` of each kind")
-	fs.BoolVar(&cfg.json, "json", false, "print the results as one JSON object")
-	fs.StringVar(&cfg.db, "db", "", "database `DIR`, absent or empty, kept afterwards (default: a temporary directory, removed)")
-	fs.StringVar(&cfg.writeCorpus, "write-corpus", "", "only write the corpus of --papers documents to `FILE` as JSON Lines, and exit")
-	fs.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE`")
-	fs.Usage = func() { fmt.Fprint(stderr, benchUsage); fs.PrintDefaults() }
-	if err := fs.Parse(args); err != nil {
+	flags.IntVar(&cfg.papers, "papers", 10000, "number of papers `N` to generate and ingest")
+	flags.Uint64Var(&cfg.seed, "seed", 1, "seed of the generated corpus and of the query picks")
+	flags.StringVar(&cfg.corpus, "corpus", "", "read abstracts from `FILE` (any format extract reads) instead of generating them")
+	flags.BoolVar(&cfg.http, "http", false, "also load the real HTTP server with papersSharing queries")
+	flags.IntVar(&cfg.concurrency, "concurrency", 64, "concurrent HTTP clients `C`")
+	flags.DurationVar(&cfg.duration, "duration", 10*time.Second, "length `D` of the HTTP load")
+	flags.IntVar(&cfg.queries, "queries", 2000, "in-process queries `Q` of each kind")
+	flags.BoolVar(&cfg.json, "json", false, "print the results as one JSON object")
+	flags.StringVar(&cfg.db, "db", "", "database `DIR`, absent or empty, kept afterwards (default: a temporary directory, removed)")
+	flags.StringVar(&cfg.writeCorpus, "write-corpus", "", "only write the corpus of --papers documents to `FILE` as JSON Lines, and exit")
+	flags.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE`")
+	flags.Usage = func() { fmt.Fprint(stderr, benchUsage); flags.PrintDefaults() }
+	if err := flags.Parse(args); err != nil {
 		return err
 	}
 	switch {
-	case fs.NArg() > 0:
-		fs.Usage()
-		return fmt.Errorf("%w: bench takes no arguments, got %q", errUsage, fs.Args())
+	case flags.NArg() > 0:
+		flags.Usage()
+		return fmt.Errorf("%w: bench takes no arguments, got %q", errUsage, flags.Args())
 	case cfg.papers < 1:
 		return fmt.Errorf("%w: --papers must be at least 1", errUsage)
 	case cfg.queries < 1:
@@ -382,17 +382,12 @@ func (b *bench) ingest(ctx context.Context, dir string) error {
 			st.Close()
 		}
 	}()
-	stopRSS, rssDone := make(chan struct{}), make(chan struct{})
+	rssStop, rssDone := make(chan struct{}), make(chan struct{})
+	stopRSS := sync.OnceFunc(func() { close(rssStop) })
+	defer stopRSS()
 	go func() {
-		b.res.IngestPeakAnonBytes, b.res.IngestPeakFileBytes = rssPeaks(stopRSS)
+		b.res.IngestPeakAnonBytes, b.res.IngestPeakFileBytes = rssPeaks(rssStop)
 		close(rssDone)
-	}()
-	defer func() {
-		select {
-		case <-stopRSS:
-		default:
-			close(stopRSS)
-		}
 	}()
 	start := time.Now()
 	g, gctx := errgroup.WithContext(ctx)
@@ -476,7 +471,7 @@ func (b *bench) ingest(ctx context.Context, dir string) error {
 		return err
 	}
 	b.res.IngestPeakRSSBytes = procStatus()["VmHWM"]
-	close(stopRSS)
+	stopRSS()
 	<-rssDone
 	err = st.Close()
 	st = nil
