@@ -813,3 +813,42 @@ func TestPaperRecordDecode(t *testing.T) {
 		}
 	}
 }
+
+func TestPapersOfEach(t *testing.T) {
+	s := openFixture(t, fixture())
+	ctx := context.Background()
+	first, err := s.PapersOf(ctx, "dataset:hub", 2, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := []PageOf{
+		{Entity: "dataset:hub", First: 2},
+		{Entity: "dataset:hub", First: 3, After: first.EndCursor},
+		{Entity: "dataset:rare", First: 5},
+		{Entity: "dataset:none", First: 5},
+		{Entity: "hub", First: 5},
+		{Entity: "dataset:rare", First: 0},
+		{Entity: "dataset:rare", First: 5, After: first.EndCursor},
+	}
+	wantErr := []error{nil, nil, nil, ErrNotFound, ErrBadID, ErrBadArgument, ErrBadCursor}
+	pages, errs, err := s.PapersOfEach(ctx, reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range reqs {
+		if !errors.Is(errs[i], wantErr[i]) || (wantErr[i] == nil) != (errs[i] == nil) {
+			t.Errorf("PapersOfEach(%+v) error = %v; want %v", r, errs[i], wantErr[i])
+			continue
+		}
+		if errs[i] != nil {
+			continue
+		}
+		want, err := s.PapersOf(ctx, r.Entity, r.First, r.After)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := gocmp.Diff(want, pages[i]); diff != "" {
+			t.Errorf("PapersOfEach(%+v) differs from PapersOf (-want +got):\n%s", r, diff)
+		}
+	}
+}
