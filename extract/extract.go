@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -93,8 +94,15 @@ type doc struct {
 // entities, their taxonomy ancestors and the evidence for each link.
 func (x *Extractor) Extract(d Document) graph.Paper {
 	t := Clean(d.Abstract)
-	w := &doc{x: x, text: t, toks: tokenize(t.Clean), words: splitWords(t.Clean), found: map[string]*found{}, taken: make([]bool, len(t.Clean)+1)}
-	ids := x.v.tokenIDs(w.toks)
+	s := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(s)
+	s.toks = appendTokens(s.toks[:0], t.Clean)
+	s.words = appendWords(s.words[:0], t.Clean)
+	s.taken = resize(s.taken, len(t.Clean)+1)
+	s.cand = resize(s.cand, len(s.words))
+	s.ids = x.v.appendTokenIDs(s.ids[:0], s.toks)
+	w := &doc{x: x, text: t, toks: s.toks, words: s.words, found: map[string]*found{}, taken: s.taken, cand: s.cand}
+	ids := s.ids
 	w.matchVocab(x.v.entities, ids)
 	w.matchVocab(x.v.modalities, ids)
 	acronyms := w.resolveAcronyms()
@@ -119,8 +127,32 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 		Keywords: d.Keywords,
 	}
 	w.fill(&p)
-	p.Label = label(p)
+	p.Label = label(p, t.Clean)
 	return p
+}
+
+// scratch holds the per-abstract buffers, reused across calls through
+// scratchPool to spare the garbage collector: they are several times the
+// size of the abstract.
+type scratch struct {
+	toks  []token
+	words []word
+	ids   []uint32
+	taken []bool
+	cand  []int8
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// resize returns s with length n and every element zero, reusing its
+// array when large enough.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // add records an entity mention covering cleaned bytes [start, end).
@@ -253,7 +285,7 @@ func (w *doc) dropOwnName(name string) {
 // label builds a readable label: the title when there is one, else the
 // name and main task ("Dolphin: audio-visual speech separation"), else the
 // abstract's first words.
-func label(p graph.Paper) string {
+func label(p graph.Paper, clean string) string {
 	if p.Title != "" {
 		return p.Title
 	}
@@ -264,7 +296,7 @@ func label(p graph.Paper) string {
 	case p.Name != "":
 		return p.Name
 	}
-	return firstWords(Clean(p.Abstract).Clean, 10)
+	return firstWords(clean, 10)
 }
 
 // mainTask is the task mentioned first in the abstract.

@@ -31,7 +31,7 @@ func BenchmarkMatch(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, toks := range texts {
-			ids := x.v.tokenIDs(toks)
+			ids := x.v.appendTokenIDs(nil, toks)
 			x.v.entities.match(toks, ids)
 			x.v.modalities.match(toks, ids)
 		}

@@ -467,9 +467,6 @@ func (w *doc) checkpoints(name string) {
 // or capitalised word that no vocabulary entry or defined acronym
 // already explains, and not a number, size or percentage.
 func (w *doc) candidate(i int, defs map[string]*acronym) bool {
-	if w.cand == nil {
-		w.cand = make([]int8, len(w.words))
-	}
 	if c := w.cand[i]; c != 0 {
 		return c > 0
 	}

@@ -18,7 +18,11 @@ type token struct {
 // tokenize splits s into tokens. It allocates only the token slice and the
 // normalised strings that differ from the text.
 func tokenize(s string) []token {
-	toks := make([]token, 0, len(s)/6)
+	return appendTokens(make([]token, 0, len(s)/6), s)
+}
+
+// appendTokens appends the tokens of s to toks.
+func appendTokens(toks []token, s string) []token {
 	start := -1
 	for i, r := range s {
 		word := unicode.IsLetter(r) || unicode.IsDigit(r)

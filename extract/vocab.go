@@ -89,11 +89,11 @@ func newVocab() *vocab {
 	return v
 }
 
-// tokenIDs returns the id of each token, 0 for a token in no alias.
-func (v *vocab) tokenIDs(toks []token) []uint32 {
-	ids := make([]uint32, len(toks))
-	for j, t := range toks {
-		ids[j] = v.entities.tokenIDs[t.norm]
+// appendTokenIDs appends the id of each token to ids, 0 for a token in
+// no alias.
+func (v *vocab) appendTokenIDs(ids []uint32, toks []token) []uint32 {
+	for _, t := range toks {
+		ids = append(ids, v.entities.tokenIDs[t.norm])
 	}
 	return ids
 }

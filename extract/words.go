@@ -26,7 +26,11 @@ const (
 )
 
 func splitWords(s string) []word {
-	out := make([]word, 0, len(s)/7+1)
+	return appendWords(make([]word, 0, len(s)/7+1), s)
+}
+
+// appendWords appends the words of s to out.
+func appendWords(out []word, s string) []word {
 	i := 0
 	for i < len(s) {
 		for i < len(s) && s[i] == ' ' {
