@@ -41,12 +41,14 @@ const (
 // UTF-8. With markup, one pass may expose new markup (an entity that
 // decodes to "<b>" is not decoded again).
 func Clean(s string) Text {
-	c := cleaner{
-		s:     s,
-		out:   make([]byte, 0, len(s)),
-		start: make([]int32, 0, len(s)),
-		end:   make([]int32, 0, len(s)),
-	}
+	return cleanInto(s, make([]byte, 0, len(s)), make([]int32, 0, len(s)), make([]int32, 0, len(s)))
+}
+
+// cleanInto is Clean writing into the given buffers (from their length
+// 0), so that a caller that is done with the Text before the next call can
+// reuse them.
+func cleanInto(s string, out []byte, start, end []int32) Text {
+	c := cleaner{s: s, out: out[:0], start: start[:0], end: end[:0]}
 	c.run(len(s), false, stopNone, 0)
 	// A trailing pending space is dropped: that is the trim.
 	c.monotone()

@@ -93,9 +93,11 @@ type doc struct {
 // Extract returns the paper described by d with its id, name, label,
 // entities, their taxonomy ancestors and the evidence for each link.
 func (x *Extractor) Extract(d Document) graph.Paper {
-	t := Clean(d.Abstract)
 	s := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(s)
+	t := cleanInto(d.Abstract, s.out, s.start, s.end)
+	// Keep the grown buffers; t does not outlive this call.
+	s.start, s.end = t.start, t.end
 	s.toks = appendTokens(s.toks[:0], t.Clean)
 	s.words = appendWords(s.words[:0], t.Clean)
 	s.taken = resize(s.taken, len(t.Clean)+1)
@@ -135,11 +137,13 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 // scratchPool to spare the garbage collector: they are several times the
 // size of the abstract.
 type scratch struct {
-	toks  []token
-	words []word
-	ids   []uint32
-	taken []bool
-	cand  []int8
+	out        []byte
+	start, end []int32
+	toks       []token
+	words      []word
+	ids        []uint32
+	taken      []bool
+	cand       []int8
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
