@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -103,15 +104,16 @@ type benchResult struct {
 	DBBytes              int64   `json:"db_bytes"`
 	PeakRSSBytes         int64   `json:"peak_rss_bytes"`
 	IngestPeakRSSBytes   int64   `json:"ingest_peak_rss_bytes"`
-	// The parts of the ingest's RSS, each the peak of samples taken every
-	// 200 ms: anonymous memory (Go heap, Badger's allocations) and
-	// mapped file pages (Badger's tables and memtables).
-	IngestPeakAnonBytes int64                    `json:"ingest_peak_anon_bytes"`
-	IngestPeakFileBytes int64                    `json:"ingest_peak_file_bytes"`
-	Queries             map[string]*benchLatency `json:"queries"`
-	PathFound           float64                  `json:"path_found"`
-	HTTP                *benchHTTP               `json:"http"`
-	Machine             benchMachine             `json:"machine"`
+	// The parts of the ingest's RSS and the live Go heap, each the peak
+	// of samples taken every 200 ms (see memPeaks).
+	IngestPeakAnonBytes     int64 `json:"ingest_peak_anon_bytes"`
+	IngestPeakFileBytes     int64 `json:"ingest_peak_file_bytes"`
+	IngestPeakHeapLiveBytes int64 `json:"ingest_peak_heap_live_bytes"`
+
+	Queries   map[string]*benchLatency `json:"queries"`
+	PathFound float64                  `json:"path_found"`
+	HTTP      *benchHTTP               `json:"http"`
+	Machine   benchMachine             `json:"machine"`
 }
 
 // benchLatency summarises the durations of one query, in microseconds.
@@ -386,7 +388,7 @@ func (b *bench) ingest(ctx context.Context, dir string) error {
 	stopRSS := sync.OnceFunc(func() { close(rssStop) })
 	defer stopRSS()
 	go func() {
-		b.res.IngestPeakAnonBytes, b.res.IngestPeakFileBytes = rssPeaks(rssStop)
+		b.res.IngestPeakAnonBytes, b.res.IngestPeakFileBytes, b.res.IngestPeakHeapLiveBytes = memPeaks(rssStop)
 		close(rssDone)
 	}()
 	start := time.Now()
@@ -763,20 +765,28 @@ func procStatus() map[string]int64 {
 	return m
 }
 
-// rssPeaks samples the resident memory by kind until stop is closed: the
-// kernel keeps the peak of the total (VmHWM) but not of its parts, and
-// Badger's memory-mapped tables and memtables are resident file pages
-// that the kernel can reclaim, unlike the heap.
-func rssPeaks(stop <-chan struct{}) (anon, file int64) {
+// memPeaks samples the resident memory by kind until stop is closed: the
+// kernel keeps the peak of the total (VmHWM) but not of its parts. Anon is
+// private memory, the Go heap and so Badger's memtables and caches (built
+// without jemalloc, Badger allocates from the Go heap); file is mapped
+// files, Badger's tables, which the kernel can reclaim; live is the Go
+// heap that the last GC found reachable, the rest of anon being garbage
+// not yet collected and GOGC's headroom.
+func memPeaks(stop <-chan struct{}) (anon, file, live int64) {
 	t := time.NewTicker(200 * time.Millisecond)
 	defer t.Stop()
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	for {
 		st := procStatus()
 		anon, file = max(anon, st["RssAnon"]), max(file, st["RssFile"]+st["RssShmem"])
+		metrics.Read(sample)
+		if sample[0].Value.Kind() == metrics.KindUint64 {
+			live = max(live, int64(sample[0].Value.Uint64()))
+		}
 		select {
 		case <-t.C:
 		case <-stop:
-			return anon, file
+			return anon, file, live
 		}
 	}
 }
@@ -815,8 +825,8 @@ func (r *benchResult) writeTable(w io.Writer) error {
 	fmt.Fprintf(tw, "ingest\t%.0f papers/s end to end (%.1f s); PutPapers alone %.0f papers/s\n",
 		r.IngestPapersS, r.IngestSeconds, r.PutPapersS)
 	fmt.Fprintf(tw, "store\t%d papers, %d entities, %d edges, %s on disk\n", r.StoredPapers, r.Entities, r.Edges, mb(r.DBBytes))
-	fmt.Fprintf(tw, "peak RSS\t%s; during ingest %s, of which anonymous (heap) at most %s and mapped files at most %s\n",
-		mb(r.PeakRSSBytes), mb(r.IngestPeakRSSBytes), mb(r.IngestPeakAnonBytes), mb(r.IngestPeakFileBytes))
+	fmt.Fprintf(tw, "peak RSS\t%s; during ingest %s: anonymous at most %s (live Go heap %s), mapped files at most %s\n",
+		mb(r.PeakRSSBytes), mb(r.IngestPeakRSSBytes), mb(r.IngestPeakAnonBytes), mb(r.IngestPeakHeapLiveBytes), mb(r.IngestPeakFileBytes))
 	tw.Flush()
 
 	fmt.Fprintln(w)
