@@ -264,11 +264,25 @@ func (w *doc) objectName(start int, defs map[string]*acronym) string {
 		}
 		return name
 	}
-	// We propose a novel architecture, X, ...
+	// We propose a novel architecture, X, ... / a simple method, nasty
+	// adversarial training (NAT), which ...
 	for j := obj; j < end-1; j++ {
-		if w.words[j].comma && !w.words[j].open {
-			if c := w.words[j+1]; nameLike(c.text) && !w.generic(c) && !c.open {
-				return c.text
+		if !w.words[j].comma || w.words[j].open {
+			continue
+		}
+		if c := w.words[j+1]; nameLike(c.text) && !w.generic(c) && !c.open {
+			return c.text
+		}
+		for k := j + 1; k < end && k <= j+8; k++ {
+			wd := w.words[k]
+			if wd.open {
+				if a := defs[singular(wd.text)]; a != nil && a.word == k && a.long == j+1 && len(a.entries) == 0 && !w.generic(wd) {
+					return wd.text
+				}
+				break
+			}
+			if wd.stop || wd.comma {
+				break
 			}
 		}
 	}
