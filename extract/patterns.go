@@ -147,6 +147,9 @@ var determiners = map[string]bool{"a": true, "an": true, "the": true, "our": tru
 func (w *doc) name(defs map[string]*acronym) string {
 	best, bestAt := "", -1
 	consider := func(s string, at int) {
+		if dimensions.MatchString(s) || notNames[strings.ToLower(s)] || strings.EqualFold(s, "ours") {
+			return
+		}
 		if s != "" && (bestAt < 0 || at < bestAt) {
 			best, bestAt = s, at
 		}
@@ -257,7 +260,7 @@ func (w *doc) objectName(start int, defs map[string]*acronym) string {
 		break
 	}
 	// We propose X, ... / We introduce LINO UniPS with ...
-	if c := w.words[obj]; (nameLike(c.text) || capitalised(c.text) && !commonCapitalised[c.lower]) && !w.generic(c) && !c.open {
+	if c := w.words[obj]; (nameLike(c.text) || capitalised(c.text) && !commonCapitalised[c.lower] && w.standsAlone(obj)) && !w.generic(c) && !c.open {
 		name := c.text
 		for k := obj + 1; k < end && !w.words[k-1].comma && !w.words[k-1].stop && nameLike(w.words[k].text) && !w.words[k].open; k++ {
 			name = w.text.Clean[c.start:w.words[k].end]
@@ -289,6 +292,18 @@ func (w *doc) objectName(start int, defs map[string]*acronym) string {
 	return ""
 }
 
+// standsAlone reports whether word i ends a noun phrase, as a name does
+// ("we propose Dolphin, a ...", "termed RIG."), rather than modifying the
+// next word ("we propose Bayesian optimization").
+func (w *doc) standsAlone(i int) bool {
+	wd := w.words[i]
+	if wd.comma || wd.stop || wd.close || i+1 >= len(w.words) {
+		return true
+	}
+	next := w.words[i+1]
+	return next.open || determiners[next.lower] || next.lower == "which" || next.lower == "that" || next.lower == "to" || next.lower == "for" || next.lower == "with"
+}
+
 // namedAfter returns the name given after "named", "termed" and the like:
 // the acronym when a Long Form (ACR) follows, else the word itself.
 func (w *doc) namedAfter(j int, defs map[string]*acronym) string {
@@ -308,7 +323,7 @@ func (w *doc) namedAfter(j int, defs map[string]*acronym) string {
 			break
 		}
 	}
-	if (nameLike(c.text) || capitalised(c.text) && !commonCapitalised[c.lower]) && !w.generic(c) {
+	if (nameLike(c.text) || capitalised(c.text) && !commonCapitalised[c.lower] && w.standsAlone(j)) && !w.generic(c) {
 		return c.text
 	}
 	return ""

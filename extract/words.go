@@ -36,8 +36,12 @@ func appendWords(out []word, s string) []word {
 		for i < len(s) && s[i] == ' ' {
 			i++
 		}
+		// An em dash separates words like a space: "BARREL—a framework".
+		for strings.HasPrefix(s[i:], "—") {
+			i += len("—")
+		}
 		j := i
-		for j < len(s) && s[j] != ' ' {
+		for j < len(s) && s[j] != ' ' && !strings.HasPrefix(s[j:], "—") {
 			j++
 		}
 		if j > i {
