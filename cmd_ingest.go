@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"text/tabwriter"
 	"time"
@@ -74,6 +75,14 @@ replaced. Flags come before the files.
 flags:
 `
 
+// ingestMemoryLimit is the Go heap's soft limit during ingest unless
+// GOMEMLIMIT sets one. Badger's memtables and caches live on the Go heap
+// and its tables are mapped files that count in RSS too; without a limit
+// the collector lets the heap grow to twice what is live. Measured on 100k
+// papers: peak RSS 2.2 GiB without it, 1.3 GiB with it (0.8 GiB heap, 0.5
+// GiB mapped tables), for a few percent more CPU.
+const ingestMemoryLimit = 900 << 20
+
 // ingestDefaultBatch is the default number of papers per PutPapers call:
 // large enough that per-transaction costs vanish, small enough that an
 // interrupted ingest loses little work.
@@ -116,6 +125,9 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 		total += fi.Size()
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(ingestMemoryLimit))
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	s, err := openStore(*db, graph.Options{Logger: log})
