@@ -21,9 +21,12 @@ func (v *trie) match(toks []token, ids []uint32) []match {
 			if id == 0 {
 				break
 			}
-			var ok bool
-			node, ok = v.children[uint64(node)<<32|uint64(id)]
-			if !ok {
+			if node == 0 {
+				node = v.root[id]
+			} else {
+				node = v.children[uint64(node)<<32|uint64(id)]
+			}
+			if node == 0 {
 				break
 			}
 			if aliases := v.terminal[node]; len(aliases) > 0 {

@@ -12,7 +12,7 @@ import (
 type token struct {
 	start, end int    // byte offsets in the cleaned text
 	text       string // as written
-	norm       string // see normToken
+	key        uint64 // normHash(text): the normalised form's key in the vocabulary
 }
 
 // tokenize splits s into tokens. It allocates only the token slice and the
@@ -42,7 +42,7 @@ func appendTokens(toks []token, s string) []token {
 
 func newToken(s string, start, end int) token {
 	text := s[start:end]
-	return token{start: start, end: end, text: text, norm: normToken(text)}
+	return token{start: start, end: end, text: text, key: normHash(text)}
 }
 
 // normToken lower-cases a word and drops a final plural "s" the way the
@@ -63,6 +63,41 @@ func normToken(w string) string {
 	return lower
 }
 
+// normHash returns the 64-bit FNV-1a hash of normToken(w) without
+// building the string: tokens are looked up in the vocabulary by this key,
+// which costs a fraction of a string-keyed map lookup. Two different
+// normalised tokens sharing a key (one chance in 2^64 per pair) would
+// make them match alike; with tens of thousands of vocabulary tokens that
+// is not a practical concern.
+func normHash(w string) uint64 {
+	var stack [64]byte
+	b := stack[:0]
+	for i := 0; i < len(w); {
+		c := w[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b = append(b, c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(w[i:])
+		b = utf8.AppendRune(b, unicode.ToLower(r))
+		i += n
+	}
+	if n := len(b); n > 3 && b[n-1] == 's' && b[n-2] != 's' {
+		b = b[:n-1]
+	}
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= prime
+	}
+	return h
+}
+
 // singular returns w without a final plural "s" after an upper-case
 // letter or digit ("LLMs" -> "LLM"), for case-sensitive acronym matches.
 func singular(w string) string {
@@ -81,7 +116,7 @@ func normPhrase(s string) string {
 	toks := tokenize(s)
 	parts := make([]string, len(toks))
 	for i, t := range toks {
-		parts[i] = t.norm
+		parts[i] = normToken(t.text)
 	}
 	return strings.Join(parts, " ")
 }

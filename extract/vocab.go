@@ -65,16 +65,29 @@ type vocab struct {
 // node 0 is the root. Token ids intern the normalised tokens that occur in
 // some alias, so a text token that is in no alias costs one map miss.
 type trie struct {
-	tokenIDs map[string]uint32
+	tokenIDs map[uint64]uint32 // normHash -> token id
 	children map[uint64]uint32
 	terminal map[uint32][]alias
 	nodes    uint32
 	maxLen   int // longest alias in tokens
+	// root[id] is the root's child for token id (0: none), a slice rather
+	// than a map lookup because every token of a text starts a walk there.
+	root []uint32
+}
+
+// buildRoot fills root from children; call it after the last insert.
+func (v *trie) buildRoot() {
+	v.root = make([]uint32, len(v.tokenIDs)+1)
+	for key, child := range v.children {
+		if key>>32 == 0 {
+			v.root[uint32(key)] = child
+		}
+	}
 }
 
 func newTrie() *trie {
 	return &trie{
-		tokenIDs: map[string]uint32{},
+		tokenIDs: map[uint64]uint32{},
 		children: map[uint64]uint32{},
 		terminal: map[uint32][]alias{},
 		nodes:    1,
@@ -93,7 +106,7 @@ func newVocab() *vocab {
 // no alias.
 func (v *vocab) appendTokenIDs(ids []uint32, toks []token) []uint32 {
 	for _, t := range toks {
-		ids = append(ids, v.entities.tokenIDs[t.norm])
+		ids = append(ids, v.entities.tokenIDs[t.key])
 	}
 	return ids
 }
@@ -268,6 +281,8 @@ func (v *vocab) index() {
 			t.insert(a, i, e.exact)
 		}
 	}
+	v.entities.buildRoot()
+	v.modalities.buildRoot()
 }
 
 func (v *trie) insert(phrase string, entry int, exact bool) {
@@ -278,10 +293,10 @@ func (v *trie) insert(phrase string, entry int, exact bool) {
 	}
 	node := uint32(0)
 	for _, t := range toks {
-		id, ok := v.tokenIDs[t.norm]
+		id, ok := v.tokenIDs[t.key]
 		if !ok {
 			id = uint32(len(v.tokenIDs)) + 1
-			v.tokenIDs[t.norm] = id
+			v.tokenIDs[t.key] = id
 		}
 		key := uint64(node)<<32 | uint64(id)
 		next, ok := v.children[key]
@@ -380,7 +395,7 @@ func (v *trie) lookup(phrase string) []alias {
 	toks := tokenize(phrase)
 	node := uint32(0)
 	for _, t := range toks {
-		id, ok := v.tokenIDs[t.norm]
+		id, ok := v.tokenIDs[t.key]
 		if !ok {
 			return nil
 		}
