@@ -24,7 +24,7 @@ func (v *trie) match(toks []token, ids []uint32) []match {
 			if node == 0 {
 				node = v.root[id]
 			} else {
-				node = v.children[uint64(node)<<32|uint64(id)]
+				node = v.children.get(uint64(node)<<32 | uint64(id))
 			}
 			if node == 0 {
 				break

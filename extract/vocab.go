@@ -65,8 +65,8 @@ type vocab struct {
 // node 0 is the root. Token ids intern the normalised tokens that occur in
 // some alias, so a text token that is in no alias costs one map miss.
 type trie struct {
-	tokenIDs map[uint64]uint32 // normHash -> token id
-	children map[uint64]uint32
+	tokenIDs *table // normHash -> token id; a hash of 0 is stored as 1
+	children *table // node<<32 | token id -> child node
 	terminal map[uint32][]alias
 	nodes    uint32
 	maxLen   int // longest alias in tokens
@@ -77,18 +77,18 @@ type trie struct {
 
 // buildRoot fills root from children; call it after the last insert.
 func (v *trie) buildRoot() {
-	v.root = make([]uint32, len(v.tokenIDs)+1)
-	for key, child := range v.children {
-		if key>>32 == 0 {
-			v.root[uint32(key)] = child
+	v.root = make([]uint32, v.tokenIDs.n+1)
+	for i, key := range v.children.keys {
+		if key != 0 && key>>32 == 0 {
+			v.root[uint32(key)] = v.children.vals[i]
 		}
 	}
 }
 
 func newTrie() *trie {
 	return &trie{
-		tokenIDs: map[uint64]uint32{},
-		children: map[uint64]uint32{},
+		tokenIDs: new(table),
+		children: new(table),
 		terminal: map[uint32][]alias{},
 		nodes:    1,
 	}
@@ -102,11 +102,19 @@ func newVocab() *vocab {
 	return v
 }
 
+// tableKey maps a token hash to a table key: 0 marks an empty slot.
+func tableKey(h uint64) uint64 {
+	if h == 0 {
+		return 1
+	}
+	return h
+}
+
 // appendTokenIDs appends the id of each token to ids, 0 for a token in
 // no alias.
 func (v *vocab) appendTokenIDs(ids []uint32, toks []token) []uint32 {
 	for _, t := range toks {
-		ids = append(ids, v.entities.tokenIDs[t.key])
+		ids = append(ids, v.entities.tokenIDs.get(tableKey(t.key)))
 	}
 	return ids
 }
@@ -293,17 +301,17 @@ func (v *trie) insert(phrase string, entry int, exact bool) {
 	}
 	node := uint32(0)
 	for _, t := range toks {
-		id, ok := v.tokenIDs[t.key]
-		if !ok {
-			id = uint32(len(v.tokenIDs)) + 1
-			v.tokenIDs[t.key] = id
+		id := v.tokenIDs.get(tableKey(t.key))
+		if id == 0 {
+			id = uint32(v.tokenIDs.n) + 1
+			v.tokenIDs.put(tableKey(t.key), id)
 		}
 		key := uint64(node)<<32 | uint64(id)
-		next, ok := v.children[key]
-		if !ok {
+		next := v.children.get(key)
+		if next == 0 {
 			next = v.nodes
 			v.nodes++
-			v.children[key] = next
+			v.children.put(key, next)
 		}
 		node = next
 	}
@@ -395,12 +403,12 @@ func (v *trie) lookup(phrase string) []alias {
 	toks := tokenize(phrase)
 	node := uint32(0)
 	for _, t := range toks {
-		id, ok := v.tokenIDs[t.key]
-		if !ok {
+		id := v.tokenIDs.get(tableKey(t.key))
+		if id == 0 {
 			return nil
 		}
-		node, ok = v.children[uint64(node)<<32|uint64(id)]
-		if !ok {
+		node = v.children.get(uint64(node)<<32 | uint64(id))
+		if node == 0 {
 			return nil
 		}
 	}
