@@ -41,18 +41,19 @@ const (
 // UTF-8. With markup, one pass may expose new markup (an entity that
 // decodes to "<b>" is not decoded again).
 func Clean(s string) Text {
-	return cleanInto(s, make([]byte, 0, len(s)), make([]int32, 0, len(s)), make([]int32, 0, len(s)))
+	t, _ := cleanInto(s, make([]byte, 0, len(s)), make([]int32, 0, len(s)), make([]int32, 0, len(s)))
+	return t
 }
 
 // cleanInto is Clean writing into the given buffers (from their length
 // 0), so that a caller that is done with the Text before the next call can
-// reuse them.
-func cleanInto(s string, out []byte, start, end []int32) Text {
+// reuse them. It also returns the output buffer, grown, for reuse.
+func cleanInto(s string, out []byte, start, end []int32) (Text, []byte) {
 	c := cleaner{s: s, out: out[:0], start: start[:0], end: end[:0]}
 	c.run(len(s), false, stopNone, 0)
 	// A trailing pending space is dropped: that is the trim.
 	c.monotone()
-	return Text{Orig: s, Clean: string(c.out), start: c.start, end: c.end}
+	return Text{Orig: s, Clean: string(c.out), start: c.start, end: c.end}, c.out
 }
 
 // Span maps the byte range [start, end) of t.Clean to the range [a, b) of

@@ -45,7 +45,12 @@ func ID(abstract string) string {
 }
 
 func idOf(clean string) string {
-	b := make([]byte, 0, len(clean))
+	return idInto(make([]byte, 0, len(clean)), clean)
+}
+
+// idInto is idOf using buf (from length 0) for the folded text.
+func idInto(buf []byte, clean string) string {
+	b := buf[:0]
 	for i := 0; i < len(clean); {
 		c := clean[i]
 		if c < utf8.RuneSelf {
@@ -95,7 +100,8 @@ type doc struct {
 func (x *Extractor) Extract(d Document) graph.Paper {
 	s := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(s)
-	t := cleanInto(d.Abstract, s.out, s.start, s.end)
+	var t Text
+	t, s.out = cleanInto(d.Abstract, s.out, s.start, s.end)
 	// Keep the grown buffers; t does not outlive this call.
 	s.start, s.end = t.start, t.end
 	s.toks = appendTokens(s.toks[:0], t.Clean)
@@ -116,7 +122,7 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	}
 
 	p := graph.Paper{
-		ID:       idOf(t.Clean),
+		ID:       idInto(s.out, t.Clean),
 		Name:     name,
 		Title:    strings.TrimSpace(d.Title),
 		Abstract: d.Abstract,

@@ -173,7 +173,7 @@ func (w *doc) name(defs map[string]*acronym) string {
 		case namingWords[wd.lower] && i+1 < len(w.words):
 			consider(w.namedAfter(i+1, defs), wd.start)
 		case wd.lower == "our" && i+2 < len(w.words) && methodHeads[w.words[i+1].lower] && w.words[i+1].comma:
-			if c := w.words[i+2]; (nameLike(c.text) || capitalised(c.text) && !commonCapitalised[c.lower]) && !w.generic(c) {
+			if c := w.words[i+2]; (c.named || capitalised(c.text) && !commonCapitalised[c.lower]) && !w.generic(c) {
 				consider(c.text, wd.start)
 			}
 		case (wd.lower == "proposed" || wd.lower == "resulting") && i+1 < len(w.words):
@@ -187,7 +187,7 @@ func (w *doc) name(defs map[string]*acronym) string {
 			if w.words[j].lower == "proposed" && j+1 < len(w.words) {
 				j++
 			}
-			if c := w.words[j]; nameLike(c.text) && !w.generic(c) {
+			if c := w.words[j]; c.named && !w.generic(c) {
 				consider(c.text, wd.start)
 			}
 		}
@@ -254,15 +254,15 @@ func (w *doc) objectName(start int, defs map[string]*acronym) string {
 		if !wd.open {
 			continue
 		}
-		if a := defs[singular(wd.text)]; a != nil && a.word == j && a.long < 0 && nameLike(wd.text) && !w.generic(wd) {
+		if a := defs[singular(wd.text)]; a != nil && a.word == j && a.long < 0 && wd.named && !w.generic(wd) {
 			return wd.text
 		}
 		break
 	}
 	// We propose X, ... / We introduce LINO UniPS with ...
-	if c := w.words[obj]; (nameLike(c.text) || capitalised(c.text) && !commonCapitalised[c.lower] && w.standsAlone(obj)) && !w.generic(c) && !c.open {
+	if c := w.words[obj]; (c.named || capitalised(c.text) && !commonCapitalised[c.lower] && w.standsAlone(obj)) && !w.generic(c) && !c.open {
 		name := c.text
-		for k := obj + 1; k < end && !w.words[k-1].comma && !w.words[k-1].stop && nameLike(w.words[k].text) && !w.words[k].open; k++ {
+		for k := obj + 1; k < end && !w.words[k-1].comma && !w.words[k-1].stop && w.words[k].named && !w.words[k].open; k++ {
 			name = w.text.Clean[c.start:w.words[k].end]
 		}
 		return name
@@ -273,7 +273,7 @@ func (w *doc) objectName(start int, defs map[string]*acronym) string {
 		if !w.words[j].comma || w.words[j].open {
 			continue
 		}
-		if c := w.words[j+1]; nameLike(c.text) && !w.generic(c) && !c.open {
+		if c := w.words[j+1]; c.named && !w.generic(c) && !c.open {
 			return c.text
 		}
 		for k := j + 1; k < end && k <= j+8; k++ {
@@ -323,7 +323,7 @@ func (w *doc) namedAfter(j int, defs map[string]*acronym) string {
 			break
 		}
 	}
-	if (nameLike(c.text) || capitalised(c.text) && !commonCapitalised[c.lower] && w.standsAlone(j)) && !w.generic(c) {
+	if (c.named || capitalised(c.text) && !commonCapitalised[c.lower] && w.standsAlone(j)) && !w.generic(c) {
 		return c.text
 	}
 	return ""
@@ -397,7 +397,7 @@ func (w *doc) datasets(defs map[string]*acronym, name string) {
 		}
 		lower := strings.ToLower(wd.text)
 		switch {
-		case hasDigit(wd.text) && sizeSuffix.MatchString(wd.text) && nameLike(wd.text):
+		case hasDigit(wd.text) && sizeSuffix.MatchString(wd.text) && wd.named:
 			is[i] = true
 		case strings.Contains(lower, "bench") || strings.HasSuffix(lower, "dataset") || strings.HasSuffix(lower, "-qa"):
 			is[i] = true
@@ -407,7 +407,7 @@ func (w *doc) datasets(defs map[string]*acronym, name string) {
 			is[i] = true
 		case w.appositiveDataset(i):
 			is[i] = true
-		case wd.text != name && i > 0 && (w.words[i-1].lower == "on" || w.words[i-1].lower == "in") && !w.words[i-1].stop && nameLike(wd.text) && !(i > 1 && notAfterOn[w.words[i-2].lower]) && !wd.open:
+		case wd.text != name && i > 0 && (w.words[i-1].lower == "on" || w.words[i-1].lower == "in") && !w.words[i-1].stop && wd.named && !(i > 1 && notAfterOn[w.words[i-2].lower]) && !wd.open:
 			is[i] = true
 		}
 	}
@@ -419,7 +419,7 @@ func (w *doc) datasets(defs map[string]*acronym, name string) {
 				continue
 			}
 			for _, j := range []int{i - 1, i + 1} {
-				if j < 0 || j >= len(w.words) || is[j] || !(nameLike(w.words[j].text) || capitalised(w.words[j].text)) || !w.candidate(j, defs) || w.words[j].text == name {
+				if j < 0 || j >= len(w.words) || is[j] || !(w.words[j].named || capitalised(w.words[j].text)) || !w.candidate(j, defs) || w.words[j].text == name {
 					continue
 				}
 				lo, hi := min(i, j), max(i, j)
@@ -430,13 +430,13 @@ func (w *doc) datasets(defs map[string]*acronym, name string) {
 			}
 			// "X, Y, and Z": step over the conjunction.
 			if i+2 < len(w.words) && w.words[i].comma && (w.words[i+1].lower == "and" || w.words[i+1].lower == "or") {
-				if k := i + 2; !is[k] && nameLike(w.words[k].text) && w.candidate(k, defs) {
+				if k := i + 2; !is[k] && w.words[k].named && w.candidate(k, defs) {
 					is[k] = true
 					changed = true
 				}
 			}
 			if i+2 < len(w.words) && !w.words[i].comma && (w.words[i+1].lower == "and" || w.words[i+1].lower == "or") {
-				if k := i + 2; !is[k] && nameLike(w.words[k].text) && w.candidate(k, defs) {
+				if k := i + 2; !is[k] && w.words[k].named && w.candidate(k, defs) {
 					is[k] = true
 					changed = true
 				}
@@ -482,7 +482,7 @@ func (w *doc) afterDatasetHead(i int) bool {
 // a parameter count or tuning suffix marks a model, not a dataset.
 func (w *doc) checkpoints(name string) {
 	for _, wd := range w.words {
-		if w.taken[wd.start] || wd.text == name || !nameLike(wd.text) || !isModelName(wd.text) {
+		if w.taken[wd.start] || wd.text == name || !wd.named || !isModelName(wd.text) {
 			continue
 		}
 		if strings.ContainsAny(wd.text, "@%$/=+<>'’()") {
@@ -512,7 +512,7 @@ func (w *doc) isCandidate(i int, defs map[string]*acronym) bool {
 	if w.taken[wd.start] || len(wd.text) < 2 {
 		return false
 	}
-	if !nameLike(wd.text) {
+	if !wd.named {
 		// A capitalised word opening a sentence is an English word.
 		if !capitalised(wd.text) || i == 0 || w.words[i-1].stop {
 			return false

@@ -15,8 +15,7 @@ type token struct {
 	key        uint64 // normHash(text): the normalised form's key in the vocabulary
 }
 
-// tokenize splits s into tokens. It allocates only the token slice and the
-// normalised strings that differ from the text.
+// tokenize splits s into tokens.
 func tokenize(s string) []token {
 	return appendTokens(make([]token, 0, len(s)/6), s)
 }
@@ -24,13 +23,22 @@ func tokenize(s string) []token {
 // appendTokens appends the tokens of s to toks.
 func appendTokens(toks []token, s string) []token {
 	start := -1
-	for i, r := range s {
-		word := unicode.IsLetter(r) || unicode.IsDigit(r)
+	for i := 0; i < len(s); {
+		var word bool
+		at := i
+		if c := s[i]; c < utf8.RuneSelf {
+			word = asciiWord[c]
+			i++
+		} else {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			word = unicode.IsLetter(r) || unicode.IsDigit(r)
+			i += n
+		}
 		switch {
 		case word && start < 0:
-			start = i
+			start = at
 		case !word && start >= 0:
-			toks = append(toks, newToken(s, start, i))
+			toks = append(toks, newToken(s, start, at))
 			start = -1
 		}
 	}
@@ -39,6 +47,17 @@ func appendTokens(toks []token, s string) []token {
 	}
 	return toks
 }
+
+// asciiWord marks the ASCII letters and digits.
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = true, true
+	}
+	return t
+}()
 
 func newToken(s string, start, end int) token {
 	text := s[start:end]

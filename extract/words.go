@@ -14,6 +14,7 @@ type word struct {
 	start, end int // byte offsets of text in the cleaned text
 	text       string
 	lower      string
+	named      bool // nameLike(text)
 	open       bool // a "(" or "[" before it
 	close      bool // a ")" or "]" after it
 	comma      bool // a "," after it
@@ -86,6 +87,7 @@ func newWord(s string, a, b int) (word, bool) {
 	}
 	w.start, w.end, w.text = a, b, s[a:b]
 	w.lower = lowerASCII(w.text)
+	w.named = nameLike(w.text)
 	return w, true
 }
 
