@@ -22,9 +22,20 @@ type word struct {
 }
 
 const (
-	leadPunct  = "([{\"'“‘*_`"
-	trailPunct = ")]}\"'”’,.;:!?*_`"
+	leadPunct  = "([{\"'*_`" // and the curly quotes “ ‘
+	trailPunct = ")]}\"',.;:!?*_`" // and the curly quotes ” ’
 )
+
+// isLead and isTrail are leadPunct and trailPunct as lookup tables.
+var isLead, isTrail = func() (lead, trail [utf8.RuneSelf]bool) {
+	for i := 0; i < len(leadPunct); i++ {
+		lead[leadPunct[i]] = true
+	}
+	for i := 0; i < len(trailPunct); i++ {
+		trail[trailPunct[i]] = true
+	}
+	return lead, trail
+}()
 
 func splitWords(s string) []word {
 	return appendWords(make([]word, 0, len(s)/7+1), s)
@@ -57,7 +68,7 @@ func appendWords(out []word, s string) []word {
 
 func newWord(s string, a, b int) (word, bool) {
 	var w word
-	for a < b && strings.IndexByte(leadPunct, s[a]) >= 0 || a < b && strings.HasPrefix(s[a:b], "“") || a < b && strings.HasPrefix(s[a:b], "‘") {
+	for a < b && (s[a] < utf8.RuneSelf && isLead[s[a]] || strings.HasPrefix(s[a:b], "“") || strings.HasPrefix(s[a:b], "‘")) {
 		if s[a] == '(' || s[a] == '[' {
 			w.open = true
 		}
@@ -65,11 +76,13 @@ func newWord(s string, a, b int) (word, bool) {
 		a += n
 	}
 	for a < b {
-		r, n := utf8.DecodeLastRuneInString(s[a:b])
-		if r >= utf8.RuneSelf && r != '”' && r != '’' {
-			break
-		}
-		if r < utf8.RuneSelf && strings.IndexByte(trailPunct, byte(r)) < 0 {
+		r, n := rune(s[b-1]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeLastRuneInString(s[a:b])
+			if r != '”' && r != '’' {
+				break
+			}
+		} else if !isTrail[r] {
 			break
 		}
 		switch r {
@@ -96,9 +109,34 @@ func newWord(s string, a, b int) (word, bool) {
 // digit ("C2C", "Human3R"), or a capital after the first letter
 // ("villa-X", "π-Light", "grounding-IQA").
 func nameLike(w string) bool {
+	if len(w) > 40 {
+		return false
+	}
 	upper, digit, letters := 0, false, 0
 	first := true
 	innerUpper := false
+	ascii := true
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+		switch {
+		case 'a' <= c && c <= 'z':
+			letters++
+		case 'A' <= c && c <= 'Z':
+			letters++
+			upper++
+			innerUpper = innerUpper || i > 0
+		case '0' <= c && c <= '9':
+			digit = true
+		}
+	}
+	if ascii {
+		return letters > 0 && (upper >= 2 || upper >= 1 && digit || innerUpper)
+	}
+	upper, digit, letters, innerUpper = 0, false, 0, false
 	for _, r := range w {
 		if unicode.IsLetter(r) {
 			letters++
