@@ -47,6 +47,10 @@ func (v *trie) match(toks []token, ids []uint32) []match {
 
 // accept returns the entries of aliases whose case rule the tokens meet.
 func accept(aliases []alias, toks []token) []int {
+	if len(aliases) == 1 && aliases[0].exact == "" {
+		// The common case, without allocating.
+		return aliases[0].entries
+	}
 	var out []int
 	for _, a := range aliases {
 		if a.exact != "" {

@@ -43,7 +43,8 @@ type entry struct {
 
 // alias is one way to write an entry, as stored in the trie.
 type alias struct {
-	entry int // index in vocab.entries
+	entry   int   // index in vocab.entries
+	entries []int // []int{entry}, shared by every match of the alias
 	// exact is the alias as written when it must match case-sensitively:
 	// a single token with a capital ("SAM", "LoRA"), which as a lower-case
 	// word is usually something else. Empty otherwise.
@@ -315,7 +316,7 @@ func (v *trie) insert(phrase string, entry int, exact bool) {
 		}
 		node = next
 	}
-	a := alias{entry: entry}
+	a := alias{entry: entry, entries: []int{entry}}
 	switch {
 	case len(toks) == 1 && exact:
 		a.exact = toks[0].text
@@ -323,7 +324,7 @@ func (v *trie) insert(phrase string, entry int, exact bool) {
 		a.exact = singular(toks[0].text)
 	}
 	for _, old := range v.terminal[node] {
-		if old == a {
+		if old.entry == a.entry && old.exact == a.exact {
 			return
 		}
 	}

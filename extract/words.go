@@ -22,7 +22,7 @@ type word struct {
 }
 
 const (
-	leadPunct  = "([{\"'*_`" // and the curly quotes “ ‘
+	leadPunct  = "([{\"'*_`"       // and the curly quotes “ ‘
 	trailPunct = ")]}\"',.;:!?*_`" // and the curly quotes ” ’
 )
 
