@@ -3,7 +3,7 @@ package extract
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -75,6 +75,7 @@ func idInto(buf []byte, clean string) string {
 
 // found is an entity found in one abstract, with its evidence.
 type found struct {
+	id       string // entity id, set by fill
 	kind     graph.Kind
 	name     string
 	entry    int // vocabulary entry, or -1 for a name found by a context pattern
@@ -227,18 +228,23 @@ func (w *doc) partOfName(start, end int) bool {
 
 // fill copies the found entities, their ancestors and mentions into p.
 func (w *doc) fill(p *graph.Paper) {
-	ids := append([]string(nil), w.order...)
-	sort.Slice(ids, func(i, j int) bool {
-		a, b := w.found[ids[i]], w.found[ids[j]]
-		if a.kind != b.kind {
-			return a.kind < b.kind
-		}
-		return ids[i] < ids[j]
-	})
-	linked := map[string]bool{}
-	for _, id := range ids {
+	fs := make([]*found, 0, len(w.order))
+	nMentions := 0
+	for _, id := range w.order {
 		f := w.found[id]
-		linked[id] = true
+		f.id = id
+		fs = append(fs, f)
+		nMentions += len(f.mentions)
+	}
+	slices.SortFunc(fs, func(a, b *found) int {
+		if a.kind != b.kind {
+			return int(a.kind) - int(b.kind)
+		}
+		return strings.Compare(a.id, b.id)
+	})
+	p.Entities = make([]graph.Entity, 0, len(fs))
+	p.Mentions = make([]graph.Mention, 0, nMentions)
+	for _, f := range fs {
 		if f.entry >= 0 {
 			p.Entities = append(p.Entities, w.x.v.entity(f.entry))
 		} else {
@@ -246,31 +252,27 @@ func (w *doc) fill(p *graph.Paper) {
 		}
 		p.Mentions = append(p.Mentions, f.mentions...)
 	}
-	seen := map[string]bool{}
-	var ancIDs []int
-	for _, id := range ids {
-		f := w.found[id]
+	var anc []int
+	for _, f := range fs {
 		if f.entry < 0 {
 			continue
 		}
 		for _, a := range w.x.v.entries[f.entry].anc {
 			aid := w.x.v.entries[a].id
-			if linked[aid] || seen[aid] {
-				continue
+			if _, linked := w.found[aid]; !linked && !slices.Contains(anc, a) {
+				anc = append(anc, a)
 			}
-			seen[aid] = true
-			ancIDs = append(ancIDs, a)
 		}
 	}
-	sort.Slice(ancIDs, func(i, j int) bool { return w.x.v.entries[ancIDs[i]].id < w.x.v.entries[ancIDs[j]].id })
-	for _, a := range ancIDs {
+	slices.SortFunc(anc, func(a, b int) int { return strings.Compare(w.x.v.entries[a].id, w.x.v.entries[b].id) })
+	for _, a := range anc {
 		p.Ancestors = append(p.Ancestors, w.x.v.entity(a))
 	}
-	sort.Slice(p.Mentions, func(i, j int) bool {
-		if p.Mentions[i].Start != p.Mentions[j].Start {
-			return p.Mentions[i].Start < p.Mentions[j].Start
+	slices.SortFunc(p.Mentions, func(a, b graph.Mention) int {
+		if a.Start != b.Start {
+			return a.Start - b.Start
 		}
-		return p.Mentions[i].Kind < p.Mentions[j].Kind
+		return int(a.Kind) - int(b.Kind)
 	})
 }
 
