@@ -79,7 +79,7 @@ flags:
 // GOMEMLIMIT sets one. Badger's memtables and caches live on the Go heap
 // and its tables are mapped files that count in RSS too; without a limit
 // the collector lets the heap grow to twice what is live. Measured on 100k
-// papers: peak RSS 2.2 GiB without it, 1.3 GiB with it (0.8 GiB heap, 0.5
+// papers: peak RSS 2.2 GiB without it, 1.3-1.4 GiB with it (0.8 GiB heap, 0.5
 // GiB mapped tables), for a few percent more CPU.
 const ingestMemoryLimit = 900 << 20
 
