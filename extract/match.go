@@ -29,6 +29,9 @@ func (v *trie) match(toks []token, ids []uint32) []match {
 			if node == 0 {
 				break
 			}
+			if int(node) >= len(v.terminal) {
+				continue
+			}
 			if aliases := v.terminal[node]; len(aliases) > 0 {
 				if hits := accept(aliases, toks[i:j+1]); len(hits) > 0 {
 					best, bestLast = hits, j

@@ -68,7 +68,7 @@ type vocab struct {
 type trie struct {
 	tokenIDs *table // normHash -> token id; a hash of 0 is stored as 1
 	children *table // node<<32 | token id -> child node
-	terminal map[uint32][]alias
+	terminal [][]alias // by node id
 	nodes    uint32
 	maxLen   int // longest alias in tokens
 	// root[id] is the root's child for token id (0: none), a slice rather
@@ -90,7 +90,6 @@ func newTrie() *trie {
 	return &trie{
 		tokenIDs: new(table),
 		children: new(table),
-		terminal: map[uint32][]alias{},
 		nodes:    1,
 	}
 }
@@ -323,6 +322,9 @@ func (v *trie) insert(phrase string, entry int, exact bool) {
 	case len(toks) == 1 && hasUpper(phrase) && caseSensitive(toks[0].text):
 		a.exact = singular(toks[0].text)
 	}
+	for int(node) >= len(v.terminal) {
+		v.terminal = append(v.terminal, nil)
+	}
 	for _, old := range v.terminal[node] {
 		if old.entry == a.entry && old.exact == a.exact {
 			return
@@ -412,6 +414,9 @@ func (v *trie) lookup(phrase string) []alias {
 		if node == 0 {
 			return nil
 		}
+	}
+	if int(node) >= len(v.terminal) {
+		return nil
 	}
 	return v.terminal[node]
 }

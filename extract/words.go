@@ -53,7 +53,7 @@ func appendWords(out []word, s string) []word {
 			i += len("—")
 		}
 		j := i
-		for j < len(s) && s[j] != ' ' && !strings.HasPrefix(s[j:], "—") {
+		for j < len(s) && s[j] != ' ' && !(s[j] == 0xE2 && strings.HasPrefix(s[j:], "—")) {
 			j++
 		}
 		if j > i {
