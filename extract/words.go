@@ -43,6 +43,13 @@ func splitWords(s string) []word {
 
 // appendWords appends the words of s to out.
 func appendWords(out []word, s string) []word {
+	// Lower-case the whole text once; each word's lower-case form is then
+	// a substring, not an allocation. Case mapping keeps byte lengths for
+	// nearly every text; where it does not, words lower themselves.
+	lower := strings.ToLower(s)
+	if len(lower) != len(s) {
+		lower = ""
+	}
 	i := 0
 	for i < len(s) {
 		for i < len(s) && s[i] == ' ' {
@@ -57,7 +64,7 @@ func appendWords(out []word, s string) []word {
 			j++
 		}
 		if j > i {
-			if w, ok := newWord(s, i, j); ok {
+			if w, ok := newWord(s, lower, i, j); ok {
 				out = append(out, w)
 			}
 		}
@@ -66,7 +73,7 @@ func appendWords(out []word, s string) []word {
 	return out
 }
 
-func newWord(s string, a, b int) (word, bool) {
+func newWord(s, lower string, a, b int) (word, bool) {
 	var w word
 	for a < b && (s[a] < utf8.RuneSelf && isLead[s[a]] || strings.HasPrefix(s[a:b], "“") || strings.HasPrefix(s[a:b], "‘")) {
 		if s[a] == '(' || s[a] == '[' {
@@ -99,7 +106,11 @@ func newWord(s string, a, b int) (word, bool) {
 		return w, false
 	}
 	w.start, w.end, w.text = a, b, s[a:b]
-	w.lower = lowerASCII(w.text)
+	if lower != "" {
+		w.lower = lower[a:b]
+	} else {
+		w.lower = strings.ToLower(w.text)
+	}
 	w.named = nameLike(w.text)
 	return w, true
 }
@@ -177,15 +188,4 @@ var commonCapitalised = map[string]bool{
 	"first": true, "second": true, "finally": true, "specifically": true, "furthermore": true,
 	"moreover": true, "however": true, "additionally": true, "then": true, "here": true,
 	"experiments": true, "extensive": true, "results": true, "code": true, "project": true,
-}
-
-// lowerASCII is strings.ToLower without the allocation when s is already
-// lower case, which most words of an abstract are.
-func lowerASCII(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
-			return strings.ToLower(s)
-		}
-	}
-	return s
 }
