@@ -46,7 +46,7 @@ FILE, repeated with varied ids when shorter than --papers):
   extraction throughput (MB/s, papers/s) on a sample, all cores and one core;
   ingest throughput (extraction pipelined with batched writes) into a fresh
   database, its size on disk and the process's peak RSS;
-  benchLatency benchPercentiles of papersSharing, neighbourhood (1 hop), shortest path
+  latency percentiles of papersSharing, neighbourhood (1 hop), shortest path
   (at most 4 hops) and search, in-process, after a warm-up;
   with --http, papersSharing over real HTTP against the real server, with
   --concurrency clients for --duration.
