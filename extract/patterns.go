@@ -125,6 +125,11 @@ func (w *doc) entriesEndingAt(start, end int) []int {
 	return out
 }
 
+var introGerunds = map[string]bool{
+	"proposing": true, "introducing": true, "presenting": true, "developing": true, "designing": true,
+	"building": true, "constructing": true, "releasing": true, "curating": true, "creating": true,
+}
+
 var introVerbs = map[string]bool{
 	"propose": true, "introduce": true, "present": true, "develop": true, "design": true,
 	"build": true, "construct": true, "release": true, "curate": true, "create": true,
@@ -147,7 +152,7 @@ var determiners = map[string]bool{"a": true, "an": true, "the": true, "our": tru
 func (w *doc) name(defs map[string]*acronym) string {
 	best, bestAt := "", -1
 	consider := func(s string, at int) {
-		if dimensions.MatchString(s) || notNames[strings.ToLower(s)] || strings.EqualFold(s, "ours") {
+		if dimensions.MatchString(s) || notNames[strings.ToLower(s)] || strings.EqualFold(s, "ours") || compoundAdjective(s) {
 			return
 		}
 		if s != "" && (bestAt < 0 || at < bestAt) {
@@ -156,8 +161,9 @@ func (w *doc) name(defs map[string]*acronym) string {
 	}
 	for i, wd := range w.words {
 		verb := strings.TrimSuffix(strings.TrimSuffix(wd.lower, "s"), "d")
-		if introVerbs[wd.lower] || introVerbs[verb] || introVerbs[strings.TrimSuffix(wd.lower, "es")] {
-			if w.introducedBy(i) {
+		gerund := introGerunds[wd.lower] && i > 0 && (w.words[i-1].lower == "by" || w.words[i-1].lower == "via")
+		if gerund || introVerbs[wd.lower] || introVerbs[verb] || introVerbs[strings.TrimSuffix(wd.lower, "es")] {
+			if gerund || w.introducedBy(i) {
 				if s := w.objectName(i+1, defs); s != "" {
 					consider(s, w.words[i].start)
 					break
@@ -527,7 +533,23 @@ func (w *doc) isCandidate(i int, defs map[string]*acronym) bool {
 	if hasDigit(wd.text) && (modelSize.MatchString(wd.text) || dimensions.MatchString(wd.text)) || isModelName(wd.text) {
 		return false
 	}
-	return true
+	return !compoundAdjective(wd.text)
+}
+
+// compoundAdjective reports whether w ends in a lower-case hyphenated
+// part, as "API-based", "LLM-driven" and "GPU-friendly" do: such words
+// modify a noun and name nothing themselves.
+func compoundAdjective(w string) bool {
+	i := strings.LastIndexByte(w, '-')
+	if i < 0 || i == len(w)-1 {
+		return false
+	}
+	for _, c := range []byte(w[i+1:]) {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return len(w)-i-1 >= 3
 }
 
 // isModelName is modelName.MatchString with a cheap test first: a
