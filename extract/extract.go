@@ -48,6 +48,20 @@ func idOf(clean string) string {
 	return idInto(make([]byte, 0, len(clean)), clean)
 }
 
+// id is idInto, reading the tokens' lower-cased text when lower is known:
+// tokens are exactly the runs of letters and digits that the id hashes.
+func (w *doc) id(buf []byte, lower string) string {
+	if lower == "" {
+		return idInto(buf, w.text.Clean)
+	}
+	b := buf[:0]
+	for _, t := range w.toks {
+		b = append(b, lower[t.start:t.end]...)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])[:graph.PaperIDLen]
+}
+
 // idInto is idOf using buf (from length 0) for the folded text.
 func idInto(buf []byte, clean string) string {
 	b := buf[:0]
@@ -105,8 +119,9 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	t, s.out = cleanInto(d.Abstract, s.out, s.start, s.end)
 	// Keep the grown buffers; t does not outlive this call.
 	s.start, s.end = t.start, t.end
-	s.toks = appendTokens(s.toks[:0], t.Clean)
-	s.words = appendWords(s.words[:0], t.Clean)
+	lower := lowerSame(t.Clean)
+	s.toks = appendTokens(s.toks[:0], t.Clean, lower)
+	s.words = appendWords(s.words[:0], t.Clean, lower)
 	s.taken = resize(s.taken, len(t.Clean)+1)
 	s.cand = resize(s.cand, len(s.words))
 	s.ids = x.v.appendTokenIDs(s.ids[:0], s.toks)
@@ -123,7 +138,7 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	}
 
 	p := graph.Paper{
-		ID:       idInto(s.out, t.Clean),
+		ID:       w.id(s.out, lower),
 		Name:     name,
 		Title:    strings.TrimSpace(d.Title),
 		Abstract: d.Abstract,

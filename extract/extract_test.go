@@ -192,6 +192,9 @@ func FuzzExtract(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		p := x.Extract(Document{Abstract: s})
 		checkMentions(t, p)
+		if id := ID(s); p.ID != id {
+			t.Fatalf("Extract's id %s differs from ID's %s", p.ID, id)
+		}
 		q := x.Extract(Document{Abstract: s})
 		if p.ID != q.ID || p.Name != q.Name || len(p.Entities) != len(q.Entities) {
 			t.Fatalf("extraction not deterministic")

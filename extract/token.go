@@ -17,11 +17,13 @@ type token struct {
 
 // tokenize splits s into tokens.
 func tokenize(s string) []token {
-	return appendTokens(make([]token, 0, len(s)/6), s)
+	return appendTokens(make([]token, 0, len(s)/6), s, "")
 }
 
-// appendTokens appends the tokens of s to toks.
-func appendTokens(toks []token, s string) []token {
+// appendTokens appends the tokens of s to toks. lower is s lower-cased
+// with the same byte offsets (strings.ToLower(s) when its length is
+// len(s)), which spares lower-casing each token again; "" when unknown.
+func appendTokens(toks []token, s, lower string) []token {
 	start := -1
 	for i := 0; i < len(s); {
 		var word bool
@@ -38,12 +40,12 @@ func appendTokens(toks []token, s string) []token {
 		case word && start < 0:
 			start = at
 		case !word && start >= 0:
-			toks = append(toks, newToken(s, start, at))
+			toks = append(toks, newToken(s, lower, start, at))
 			start = -1
 		}
 	}
 	if start >= 0 {
-		toks = append(toks, newToken(s, start, len(s)))
+		toks = append(toks, newToken(s, lower, start, len(s)))
 	}
 	return toks
 }
@@ -59,8 +61,11 @@ var asciiWord = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
-func newToken(s string, start, end int) token {
+func newToken(s, lower string, start, end int) token {
 	text := s[start:end]
+	if lower != "" {
+		return token{start: start, end: end, text: text, key: lowerHash(lower[start:end])}
+	}
 	return token{start: start, end: end, text: text, key: normHash(text)}
 }
 
@@ -105,13 +110,18 @@ func normHash(w string) uint64 {
 		b = utf8.AppendRune(b, unicode.ToLower(r))
 		i += n
 	}
+	return lowerHash(b)
+}
+
+// lowerHash is normHash of a word already lower-cased.
+func lowerHash[S string | []byte](b S) uint64 {
 	if n := len(b); n > 3 && b[n-1] == 's' && b[n-2] != 's' {
 		b = b[:n-1]
 	}
 	const offset, prime = 14695981039346656037, 1099511628211
 	h := uint64(offset)
-	for _, c := range b {
-		h ^= uint64(c)
+	for i := 0; i < len(b); i++ {
+		h ^= uint64(b[i])
 		h *= prime
 	}
 	return h

@@ -38,18 +38,23 @@ var isLead, isTrail = func() (lead, trail [utf8.RuneSelf]bool) {
 }()
 
 func splitWords(s string) []word {
-	return appendWords(make([]word, 0, len(s)/7+1), s)
+	return appendWords(make([]word, 0, len(s)/7+1), s, lowerSame(s))
+}
+
+// lowerSame returns strings.ToLower(s) when it has the byte offsets of s,
+// as it does for nearly every text, else "".
+func lowerSame(s string) string {
+	lower := strings.ToLower(s)
+	if len(lower) != len(s) {
+		return ""
+	}
+	return lower
 }
 
 // appendWords appends the words of s to out.
-func appendWords(out []word, s string) []word {
-	// Lower-case the whole text once; each word's lower-case form is then
-	// a substring, not an allocation. Case mapping keeps byte lengths for
-	// nearly every text; where it does not, words lower themselves.
-	lower := strings.ToLower(s)
-	if len(lower) != len(s) {
-		lower = ""
-	}
+// lower is lowerSame(s): each word's lower-case form is then a substring,
+// not an allocation; where it is "", words lower themselves.
+func appendWords(out []word, s, lower string) []word {
 	i := 0
 	for i < len(s) {
 		for i < len(s) && s[i] == ' ' {
