@@ -399,24 +399,3 @@ func (v *vocab) entity(i int) graph.Entity {
 	e := v.entries[i]
 	return graph.Entity{Kind: e.kind, Name: e.name, Aliases: e.aliases, Broader: e.broader}
 }
-
-// lookup returns the aliases that phrase matches exactly as a whole,
-// ignoring the case rule.
-func (v *trie) lookup(phrase string) []alias {
-	toks := tokenize(phrase)
-	node := uint32(0)
-	for _, t := range toks {
-		id := v.tokenIDs.get(tableKey(t.key))
-		if id == 0 {
-			return nil
-		}
-		node = v.children.get(uint64(node)<<32 | uint64(id))
-		if node == 0 {
-			return nil
-		}
-	}
-	if int(node) >= len(v.terminal) {
-		return nil
-	}
-	return v.terminal[node]
-}

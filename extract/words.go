@@ -37,10 +37,6 @@ var isLead, isTrail = func() (lead, trail [utf8.RuneSelf]bool) {
 	return lead, trail
 }()
 
-func splitWords(s string) []word {
-	return appendWords(make([]word, 0, len(s)/7+1), s, lowerSame(s))
-}
-
 // lowerSame returns strings.ToLower(s) when it has the byte offsets of s,
 // as it does for nearly every text, else "".
 func lowerSame(s string) string {
