@@ -41,7 +41,7 @@ func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	var vocab stringList
 	fs.Var(&vocab, "vocab", "extra vocabulary `FILE` (kind<TAB>name<TAB>aliases<TAB>broader); repeatable")
 	fs.Usage = func() { fmt.Fprint(stderr, extractUsage); fs.PrintDefaults() }
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
@@ -116,7 +116,14 @@ func extractFile(ctx context.Context, x *extract.Extractor, name string, opts ex
 		return 0, err
 	}
 	defer f.Close()
-	r := extract.NewReader(f, filepath.Base(name), opts)
+	return extractReader(ctx, x, f, filepath.Base(name), opts, emit)
+}
+
+// extractReader streams the documents read from in (called name in
+// documents and messages) through x into emit and returns the number of
+// bad records skipped.
+func extractReader(ctx context.Context, x *extract.Extractor, in io.Reader, name string, opts extract.ReaderOptions, emit func(graph.Paper) error) (int, error) {
+	r := extract.NewReader(in, name, opts)
 	for {
 		if err := ctx.Err(); err != nil {
 			return r.Skipped(), err

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -111,22 +110,18 @@ func seedIfEmpty(ctx context.Context, st *graph.Store, x *extract.Extractor, log
 		if err != nil {
 			return err
 		}
-		r := extract.NewReader(f, name, extract.ReaderOptions{
+		opts := extract.ReaderOptions{
 			SkipBad: true,
 			Warn:    func(err error) { log.Warn("skipping a seed record", "err", err) },
-		})
-		for {
-			doc, err := r.Next()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				f.Close()
-				return fmt.Errorf("seed %s: %w", name, err)
-			}
-			papers = append(papers, x.Extract(doc))
 		}
+		_, err = extractReader(ctx, x, f, name, opts, func(p graph.Paper) error {
+			papers = append(papers, p)
+			return nil
+		})
 		f.Close()
+		if err != nil {
+			return fmt.Errorf("seed %s: %w", name, err)
+		}
 	}
 	log.Info(fmt.Sprintf("database empty: building the graph from %d embedded seed papers", len(papers)))
 	start := time.Now()
