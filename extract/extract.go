@@ -58,6 +58,11 @@ func (w *doc) id(buf []byte, lower string) string {
 	for _, t := range w.toks {
 		b = append(b, lower[t.start:t.end]...)
 	}
+	return sumID(b)
+}
+
+// sumID is the paper id of the folded text b.
+func sumID(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])[:graph.PaperIDLen]
 }
@@ -83,8 +88,7 @@ func idInto(buf []byte, clean string) string {
 		}
 		i += n
 	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])[:graph.PaperIDLen]
+	return sumID(b)
 }
 
 // found is an entity found in one abstract, with its evidence.

@@ -105,17 +105,17 @@ func wordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
-// entriesEndingAt returns the vocabulary entries of an entity match that
-// lies within cleaned bytes [start, end) and ends at end.
+// entriesEndingAt returns the vocabulary entries of the entity matches
+// that cover exactly cleaned bytes [start, end).
 func (w *doc) entriesEndingAt(start, end int) []int {
 	var out []int
+	a, b := w.text.Span(start, end)
 	for _, f := range w.order {
 		fd := w.found[f]
 		if fd.entry < 0 || fd.kind == graph.Modality {
 			continue
 		}
 		for _, m := range fd.mentions {
-			a, b := w.text.Span(start, end)
 			if m.End == b && m.Start == a {
 				out = append(out, fd.entry)
 				break
@@ -342,13 +342,13 @@ func (w *doc) generic(wd word) bool {
 	if !w.taken[wd.start] {
 		return false
 	}
+	a, b := w.text.Span(wd.start, wd.end)
 	for _, id := range w.order {
 		f := w.found[id]
 		if f.entry < 0 || f.kind == graph.Dataset || f.kind == graph.Modality {
 			continue
 		}
 		for _, m := range f.mentions {
-			a, b := w.text.Span(wd.start, wd.end)
 			if m.Start <= a && b <= m.End {
 				return true
 			}

@@ -149,9 +149,7 @@ func loadVocab(files []string) (*vocab, error) {
 			return nil, err
 		}
 	}
-	if err := v.checkBroader(); err != nil {
-		return nil, err
-	}
+	v.checkBroader()
 	for i := range v.entries {
 		v.entries[i].id = graph.EntityID(v.entries[i].kind, v.entries[i].name)
 	}
@@ -243,7 +241,7 @@ func appendNew(list []string, add ...string) []string {
 // feedback" is RLHF), adds an entry for a broader name that has none, so
 // the taxonomy never points at a missing node, and drops
 // self-references.
-func (v *vocab) checkBroader() error {
+func (v *vocab) checkBroader() {
 	byAlias := map[string]int{}
 	for i, e := range v.entries {
 		for _, a := range e.aliases {
@@ -271,7 +269,6 @@ func (v *vocab) checkBroader() error {
 		}
 		v.entries[i].broader = kept
 	}
-	return nil
 }
 
 // index builds the tries over every entry's name and aliases. A
