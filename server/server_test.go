@@ -500,3 +500,61 @@ func TestGET(t *testing.T) {
 		t.Errorf("GET /query = %d %s", r.Status, d)
 	}
 }
+
+// BenchmarkServe measures requests through the real handler over real HTTP
+// on the fixture with 60 Bulk papers, where every papersSharing answer has
+// ten matches and the store's share of the work is small: it is the
+// server's cost per request (gqlgen, limits, metrics, loaders, encoding).
+// The client sends a prepared body and only checks the answer, so that
+// little of the time is the client's. "sharing" is a small papersSharing
+// query; "frontend" is what a paper page asks for: the paper with its
+// datasets and tasks, and the papers sharing its datasets.
+func BenchmarkServe(b *testing.B) {
+	ts := newTestServer(b, 60, Options{})
+	queries := []struct{ name, query string }{
+		{"sharing", `query Sharing($p: ID!) { papersSharing(paper: $p, first: 10) { score paper { id label } shared { id name } } }`},
+		{"frontend", `query PaperPage($p: ID!) {
+			paper(id: $p) { id label title year source datasets { id name paperCount } tasks { id name } }
+			papersSharing(paper: $p, first: 10) { score paper { id label title year } shared { id kind name } } }`},
+	}
+	for _, q := range queries {
+		body, err := json.Marshal(map[string]any{"query": q.query, "variables": map[string]any{"p": fxID(100)}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		post := func() error {
+			resp, err := ts.Client().Post(ts.URL+"/query", "application/json", bytes.NewReader(body))
+			if err != nil {
+				return err
+			}
+			got, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil || resp.StatusCode != http.StatusOK || bytes.Contains(got, []byte(`"errors"`)) || !bytes.Contains(got, []byte(`"score"`)) {
+				return fmt.Errorf("%s: status %d, %v: %s", q.name, resp.StatusCode, err, got)
+			}
+			return nil
+		}
+		b.Run(q.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := post(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		// Concurrent clients, as in production: contention and the
+		// scheduler's cost show here.
+		b.Run(q.name+"-parallel", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetParallelism(8)
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if err := post(); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+		})
+	}
+}
