@@ -123,13 +123,11 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	t, s.out = cleanInto(d.Abstract, s.out, s.start, s.end)
 	// Keep the grown buffers; t does not outlive this call.
 	s.start, s.end = t.start, t.end
-	lower := lowerSame(t.Clean)
-	s.toks = appendTokens(s.toks[:0], t.Clean, lower)
-	s.words = appendWords(s.words[:0], t.Clean, lower)
+	s.parts.split(t.Clean)
 	s.taken = resize(s.taken, len(t.Clean)+1)
-	s.cand = resize(s.cand, len(s.words))
-	s.ids = x.v.appendTokenIDs(s.ids[:0], s.toks)
-	w := &doc{x: x, text: t, toks: s.toks, words: s.words, found: map[string]*found{}, taken: s.taken, cand: s.cand}
+	s.cand = resize(s.cand, len(s.parts.words))
+	s.ids = x.v.appendTokenIDs(s.ids[:0], s.parts.toks)
+	w := &doc{x: x, text: t, toks: s.parts.toks, words: s.parts.words, found: map[string]*found{}, taken: s.taken, cand: s.cand}
 	ids := s.ids
 	w.matchVocab(x.v.entities, ids)
 	w.matchVocab(x.v.modalities, ids)
@@ -142,7 +140,7 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	}
 
 	p := graph.Paper{
-		ID:       w.id(s.out, lower),
+		ID:       w.id(s.out, s.parts.lower),
 		Name:     name,
 		Title:    strings.TrimSpace(d.Title),
 		Abstract: d.Abstract,
@@ -165,8 +163,7 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 type scratch struct {
 	out        []byte
 	start, end []int32
-	toks       []token
-	words      []word
+	parts      parts
 	ids        []uint32
 	taken      []bool
 	cand       []int8

@@ -6,12 +6,14 @@ import (
 	"testing"
 )
 
-func TestNormHash(t *testing.T) {
-	for _, w := range []string{"LLMs", "benchmarks", "class", "Transformer", "π-Light", "ÉCOLE", "gas", "s", "", "GRPO"} {
-		h := fnv.New64a()
-		h.Write([]byte(normToken(w)))
-		if got, want := normHash(w), h.Sum64(); got != want {
-			t.Errorf("normHash(%q) = %x; want FNV-1a of %q, %x", w, got, normToken(w), want)
+func TestTokenKey(t *testing.T) {
+	for _, s := range []string{"LLMs", "benchmarks", "class", "Transformer", "π-Light", "ÉCOLE", "gas", "s", "GRPO", "ΣΑΣ", "İstanbul Ⱥs", "\u212Aelvins"} {
+		for _, tok := range tokenize(s) {
+			h := fnv.New64a()
+			h.Write([]byte(normToken(tok.text)))
+			if want := h.Sum64(); tok.key != want {
+				t.Errorf("key of %q in %q = %x; want FNV-1a of %q, %x", tok.text, s, tok.key, normToken(tok.text), want)
+			}
 		}
 	}
 }

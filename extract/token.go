@@ -12,42 +12,127 @@ import (
 type token struct {
 	start, end int    // byte offsets in the cleaned text
 	text       string // as written
-	key        uint64 // normHash(text): the normalised form's key in the vocabulary
+	key        uint64 // FNV-1a of normToken(text): the key in the vocabulary
 }
 
 // tokenize splits s into tokens.
 func tokenize(s string) []token {
-	return appendTokens(make([]token, 0, len(s)/6), s, "")
+	var p parts
+	p.split(s)
+	return p.toks
 }
 
-// appendTokens appends the tokens of s to toks. lower is s lower-cased
-// with the same byte offsets (strings.ToLower(s) when its length is
-// len(s)), which spares lower-casing each token again; "" when unknown.
-func appendTokens(toks []token, s, lower string) []token {
-	start := -1
+// parts are the tokens and words of one text, found in one pass over it:
+// lower-casing, tokenising, hashing tokens and splitting words each read
+// every byte, and as separate passes they were a third of Extract's time.
+type parts struct {
+	toks  []token
+	words []word
+	buf   []byte // the text lower-cased rune by rune
+	// lower is buf as a string when it has the byte offsets of the text,
+	// else "".
+	lower string
+}
+
+// split sets p to the tokens and words of s, reusing p's arrays. A
+// word's lower-case form is a substring of s lower-cased when that keeps
+// every byte offset, as it does for nearly every text, and its own
+// strings.ToLower otherwise.
+func (p *parts) split(s string) {
+	toks, words, buf := p.toks[:0], p.words[:0], p.buf[:0]
+	// same reports whether buf still has the byte offsets of s.
+	same := true
+	// The open token starts at tok (-1: none). Its key is hashed from its
+	// lower-cased bytes as they come: h is the hash so far, prevH the hash
+	// without the last byte, n the length, last and prev the last two
+	// bytes, which decide the plural rule (tokenKey).
+	tok := -1
+	var h, prevH uint64
+	var n int
+	var last, prev byte
+	wordStart := 0
 	for i := 0; i < len(s); {
-		var word bool
-		at := i
-		if c := s[i]; c < utf8.RuneSelf {
-			word = asciiWord[c]
+		c := s[i]
+		if c < utf8.RuneSelf {
+			l := lowerASCII[c]
+			buf = append(buf, l)
+			switch {
+			case asciiWord[c]:
+				if tok < 0 {
+					tok, h, n = i, fnvOffset, 0
+				}
+				prevH, h = h, (h^uint64(l))*fnvPrime
+				prev, last = last, l
+				n++
+			case tok >= 0:
+				toks = append(toks, token{start: tok, end: i, text: s[tok:i], key: tokenKey(h, prevH, n, last, prev)})
+				tok = -1
+			}
+			if c == ' ' {
+				words = appendWord(words, s, wordStart, i)
+				wordStart = i + 1
+			}
 			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		at := len(buf)
+		if r == utf8.RuneError && size == 1 {
+			// strings.ToLower writes U+FFFD for the byte: offsets move.
+			same = false
+			buf = append(buf, c)
 		} else {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			word = unicode.IsLetter(r) || unicode.IsDigit(r)
-			i += n
+			buf = utf8.AppendRune(buf, unicode.ToLower(r))
+			same = same && len(buf)-at == size
 		}
 		switch {
-		case word && start < 0:
-			start = at
-		case !word && start >= 0:
-			toks = append(toks, newToken(s, lower, start, at))
-			start = -1
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if tok < 0 {
+				tok, h, n = i, fnvOffset, 0
+			}
+			for _, l := range buf[at:] {
+				prevH, h = h, (h^uint64(l))*fnvPrime
+				prev, last = last, l
+				n++
+			}
+		case tok >= 0:
+			toks = append(toks, token{start: tok, end: i, text: s[tok:i], key: tokenKey(h, prevH, n, last, prev)})
+			tok = -1
+		}
+		// An em dash separates words like a space: "BARREL—a framework".
+		if r == '—' {
+			words = appendWord(words, s, wordStart, i)
+			wordStart = i + size
+		}
+		i += size
+	}
+	if tok >= 0 {
+		toks = append(toks, token{start: tok, end: len(s), text: s[tok:], key: tokenKey(h, prevH, n, last, prev)})
+	}
+	words = appendWord(words, s, wordStart, len(s))
+	p.lower = ""
+	if same {
+		p.lower = string(buf)
+		for i := range words {
+			words[i].lower = p.lower[words[i].start:words[i].end]
+		}
+	} else {
+		for i := range words {
+			words[i].lower = strings.ToLower(words[i].text)
 		}
 	}
-	if start >= 0 {
-		toks = append(toks, newToken(s, lower, start, len(s)))
+	p.toks, p.words, p.buf = toks, words, buf
+}
+
+// tokenKey returns the key of a token whose lower-cased form, of n bytes
+// ending in prev and last, hashes to h, and without its last byte to
+// prevH: the hash of normToken's form, which drops a final plural "s"
+// from words longer than three letters not ending in "ss".
+func tokenKey(h, prevH uint64, n int, last, prev byte) uint64 {
+	if n > 3 && last == 's' && prev != 's' {
+		return prevH
 	}
-	return toks
+	return h
 }
 
 // asciiWord marks the ASCII letters and digits.
@@ -61,13 +146,16 @@ var asciiWord = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
-func newToken(s, lower string, start, end int) token {
-	text := s[start:end]
-	if lower != "" {
-		return token{start: start, end: end, text: text, key: lowerHash(lower[start:end])}
+// lowerASCII lower-cases an ASCII byte.
+var lowerASCII = func() (t [utf8.RuneSelf]byte) {
+	for c := range t {
+		t[c] = byte(c)
 	}
-	return token{start: start, end: end, text: text, key: normHash(text)}
-}
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = byte(c - 'A' + 'a')
+	}
+	return t
+}()
 
 // normToken lower-cases a word and drops a final plural "s" the way the
 // scorer does (words longer than three letters, not ending in "ss"), so
@@ -87,45 +175,13 @@ func normToken(w string) string {
 	return lower
 }
 
-// normHash returns the 64-bit FNV-1a hash of normToken(w) without
-// building the string: tokens are looked up in the vocabulary by this key,
+// The 64-bit FNV-1a parameters. A token's key is the FNV-1a hash of
+// normToken(text), looked up in the vocabulary instead of the string,
 // which costs a fraction of a string-keyed map lookup. Two different
 // normalised tokens sharing a key (one chance in 2^64 per pair) would
 // make them match alike; with tens of thousands of vocabulary tokens that
 // is not a practical concern.
-func normHash(w string) uint64 {
-	var stack [64]byte
-	b := stack[:0]
-	for i := 0; i < len(w); {
-		c := w[i]
-		if c < utf8.RuneSelf {
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			b = append(b, c)
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(w[i:])
-		b = utf8.AppendRune(b, unicode.ToLower(r))
-		i += n
-	}
-	return lowerHash(b)
-}
-
-// lowerHash is normHash of a word already lower-cased.
-func lowerHash[S string | []byte](b S) uint64 {
-	if n := len(b); n > 3 && b[n-1] == 's' && b[n-2] != 's' {
-		b = b[:n-1]
-	}
-	const offset, prime = 14695981039346656037, 1099511628211
-	h := uint64(offset)
-	for i := 0; i < len(b); i++ {
-		h ^= uint64(b[i])
-		h *= prime
-	}
-	return h
-}
+const fnvOffset, fnvPrime = 14695981039346656037, 1099511628211
 
 // singular returns w without a final plural "s" after an upper-case
 // letter or digit ("LLMs" -> "LLM"), for case-sensitive acronym matches.

@@ -66,7 +66,7 @@ type vocab struct {
 // node 0 is the root. Token ids intern the normalised tokens that occur in
 // some alias, so a text token that is in no alias costs one map miss.
 type trie struct {
-	tokenIDs *table    // normHash -> token id; a hash of 0 is stored as 1
+	tokenIDs *table    // token key -> token id; a key of 0 is stored as 1
 	children *table    // node<<32 | token id -> child node
 	terminal [][]alias // by node id
 	nodes    uint32

@@ -37,44 +37,13 @@ var isLead, isTrail = func() (lead, trail [utf8.RuneSelf]bool) {
 	return lead, trail
 }()
 
-// lowerSame returns strings.ToLower(s) when it has the byte offsets of s,
-// as it does for nearly every text, else "".
-func lowerSame(s string) string {
-	lower := strings.ToLower(s)
-	if len(lower) != len(s) {
-		return ""
+// appendWord appends to out the word in s[a:b], a chunk between spaces
+// or em dashes, unless it is all punctuation. Its lower field is left to
+// parts.split, which knows whether s lower-cased keeps its byte offsets.
+func appendWord(out []word, s string, a, b int) []word {
+	if a >= b {
+		return out
 	}
-	return lower
-}
-
-// appendWords appends the words of s to out.
-// lower is lowerSame(s): each word's lower-case form is then a substring,
-// not an allocation; where it is "", words lower themselves.
-func appendWords(out []word, s, lower string) []word {
-	i := 0
-	for i < len(s) {
-		for i < len(s) && s[i] == ' ' {
-			i++
-		}
-		// An em dash separates words like a space: "BARREL—a framework".
-		for strings.HasPrefix(s[i:], "—") {
-			i += len("—")
-		}
-		j := i
-		for j < len(s) && s[j] != ' ' && !(s[j] == 0xE2 && strings.HasPrefix(s[j:], "—")) {
-			j++
-		}
-		if j > i {
-			if w, ok := newWord(s, lower, i, j); ok {
-				out = append(out, w)
-			}
-		}
-		i = j
-	}
-	return out
-}
-
-func newWord(s, lower string, a, b int) (word, bool) {
 	var w word
 	for a < b && (s[a] < utf8.RuneSelf && isLead[s[a]] || strings.HasPrefix(s[a:b], "“") || strings.HasPrefix(s[a:b], "‘")) {
 		if s[a] == '(' || s[a] == '[' {
@@ -104,16 +73,11 @@ func newWord(s, lower string, a, b int) (word, bool) {
 		b -= n
 	}
 	if a >= b {
-		return w, false
+		return out
 	}
 	w.start, w.end, w.text = a, b, s[a:b]
-	if lower != "" {
-		w.lower = lower[a:b]
-	} else {
-		w.lower = strings.ToLower(w.text)
-	}
 	w.named = nameLike(w.text)
-	return w, true
+	return append(out, w)
 }
 
 // nameLike reports whether w looks like a coined name rather than an
