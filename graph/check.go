@@ -72,7 +72,7 @@ type checker struct {
 	text map[string]paperTerms
 }
 
-type paperTerms struct{ unique, length, postings, tf uint64 }
+type paperTerms struct{ unique, length, block, postings, tf uint64 }
 
 func (c *checker) add(format string, args ...any) {
 	if len(c.out) < maxViolations {
@@ -155,17 +155,33 @@ func (c *checker) paperRecords() error {
 			c.add("paper %s: record lists entities %v, edges are %v", id, want, got)
 		}
 		tf, n := termFreqs(&p)
-		c.text[id] = paperTerms{unique: uint64(len(tf)), length: uint64(n)}
-		dl, err := getValue(c.txn, docLenKey(id))
+		pt := paperTerms{unique: uint64(len(tf)), length: uint64(n)}
+		c.docLen += uint64(n)
+		v, err := getValue(c.txn, textKey(id))
 		switch {
 		case errors.Is(err, badger.ErrKeyNotFound):
-			c.add("paper %s: document length missing", id)
+			c.add("paper %s: text record missing", id)
 		case err != nil:
 			return err
-		case len(dl) != 4 || uint64(binary.BigEndian.Uint32(dl)) != uint64(n):
-			c.add("paper %s: document length %x, text has %d terms", id, dl, n)
+		default:
+			r, err := decodeTextRecord(v)
+			if err != nil {
+				c.add("paper %s: %v", id, err)
+				break
+			}
+			pt.block = r.block
+			if r.length != uint64(n) || len(r.terms) != len(tf) {
+				c.add("paper %s: text record has %d terms, %d distinct; text has %d, %d distinct", id, r.length, len(r.terms), n, len(tf))
+				break
+			}
+			for i, t := range r.terms {
+				if tf[t] != r.tfs[i] {
+					c.add("paper %s: text record has %q %d times, text %d", id, t, r.tfs[i], tf[t])
+					break
+				}
+			}
 		}
-		c.docLen += uint64(n)
+		c.text[id] = pt
 		return nil
 	})
 }
@@ -338,7 +354,8 @@ func (c *checker) taxonomy() error {
 
 // postings checks the full-text index: postings are grouped by term, so
 // each term's count is compared with its document frequency as the scan
-// leaves it; per paper, the number of postings and the sum of their term
+// leaves it; each posting must be in the block its paper's text record
+// names, and per paper the number of postings and the sum of their term
 // frequencies must equal its unique terms and length.
 func (c *checker) postings() error {
 	var term []byte
@@ -359,7 +376,7 @@ func (c *checker) postings() error {
 		return nil
 	}
 	err := c.scan([]byte{prefixPosting}, func(k, v []byte) error {
-		t, pid, err := parsePostingKey(k)
+		t, block, err := parsePostingKey(k)
 		if err != nil {
 			c.add("%v", err)
 			return nil
@@ -370,19 +387,33 @@ func (c *checker) postings() error {
 			}
 			term, n = []byte(t), 0
 		}
-		n++
-		pt, ok := c.text[pid]
-		if !ok {
-			c.add("posting %q -> %s: paper missing", t, pid)
-			return nil
+		if len(v) == 0 {
+			c.add("term %q block %d: empty", t, block)
 		}
-		if len(v) != 4 {
-			c.add("posting %q -> %s: bad value %x", t, pid, v)
-			return nil
+		var last []byte
+		err = decodePostings(v, func(p posting) bool {
+			if last != nil && bytes.Compare(last, p.id[:]) >= 0 {
+				c.add("term %q block %d: papers out of order at %s", t, block, p.id[:])
+			}
+			last = append(last[:0], p.id[:]...)
+			n++
+			pid := string(p.id[:])
+			pt, ok := c.text[pid]
+			switch {
+			case !ok:
+				c.add("posting %q -> %s: paper missing", t, pid)
+			case pt.block != block:
+				c.add("posting %q -> %s in block %d: its text is in block %d", t, pid, block, pt.block)
+			default:
+				pt.postings++
+				pt.tf += uint64(p.tf)
+				c.text[pid] = pt
+			}
+			return true
+		})
+		if err != nil {
+			c.add("term %q block %d: %v", t, block, err)
 		}
-		pt.postings++
-		pt.tf += uint64(binary.BigEndian.Uint32(v))
-		c.text[pid] = pt
 		return nil
 	})
 	if err != nil {

@@ -54,10 +54,12 @@ func TestCheckFindsDamage(t *testing.T) {
 			return txn.Delete(narrowerKey("dataset:osworld", "dataset:osworld-g"))
 		}, "broader dataset:osworld-g -> dataset:osworld: reverse key missing"},
 		{"stray posting", func(txn *badger.Txn) error {
-			return txn.Set(postingKey("zebra", p.ID), []byte{0, 0, 0, 1})
+			var id paperKeyID
+			copy(id[:], p.ID)
+			return txn.Set(postingKey("zebra", 1), appendPostings(nil, []posting{{id, 1}}))
 		}, `term "zebra": document frequency 0, 1 postings`},
 		{"lost posting", func(txn *badger.Txn) error {
-			return txn.Delete(postingKey("dolphin", p.ID))
+			return txn.Delete(postingKey("dolphin", 1))
 		}, "postings"},
 		{"source to a missing paper", func(txn *badger.Txn) error {
 			return txn.Set(sourceKey("b.txt", 3), []byte(paperID(9)))

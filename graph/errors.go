@@ -15,6 +15,9 @@ var (
 	ErrBadArgument = errors.New("bad argument")
 	// ErrNewerFormat: the database was written by a newer papergraph.
 	ErrNewerFormat = errors.New("database written by a newer format")
+	// ErrOlderFormat: the database was written by an older papergraph,
+	// whose format this one does not read; it has to be built again.
+	ErrOlderFormat = errors.New("database written by an older format")
 	// ErrLocked: another process has the database open.
 	ErrLocked = errors.New("database is in use by another process")
 	// ErrBadCursor: a page cursor this store did not hand out.

@@ -18,11 +18,25 @@ package graph
 //	0x07   | normalised name | 0x00 | entity id       | empty                      | name and alias lookup, prefix search
 //	0x08   | entity id | 0x00 | broader entity id     | empty                      | taxonomy: parents
 //	0x09   | entity id | 0x00 | narrower entity id    | empty                      | taxonomy: children
-//	0x0A   | term | 0x00 | paper id (16)              | uint32 term frequency      | full-text postings (BM25)
+//	0x0A   | term | 0x00 | block (8)                  | postings block (see below) | full-text postings (BM25)
 //	0x0B   | term                                     | uint64 document frequency  | BM25 idf without a postings scan
-//	0x0C   | counter name                             | uint64                     | stats: papers, edges, entities per kind, total doc length
+//	0x0C   | counter name                             | uint64                     | stats: papers, edges, entities per kind, total doc length, blocks
 //	0x0D   | source | 0x00 | index (4)                | paper id                   | papers of a source file in order
-//	0x0E   | paper id (16)                            | uint32 document length     | BM25 length normalisation
+//	0x0E   | paper id (16)                            | text record (see below)    | BM25 length normalisation, term frequency of one paper
+//
+// Full-text postings are grouped in blocks: each PutPapers transaction
+// takes the next block number (counter "blocks") and writes one 0x0A key
+// per distinct term of the papers it indexes, whose value lists those
+// papers in id order, each as its 8-byte binary id then its uvarint term
+// frequency. A key per (term, paper) cost ten times more memtable inserts
+// than every other key of an ingest together. A paper's postings all live
+// in the block recorded in its text record; when its text changes they
+// are taken out of that block (rewritten, or deleted when empty) and
+// written to the new one, so postings stay exact.
+//
+// The text record (0x0E) of a paper is: uvarint block, uvarint document
+// length, then each distinct term in byte order as uvarint length, term
+// bytes, uvarint frequency.
 //
 // The prefix bytes are part of the on-disk format: never renumber them.
 // Bump formatVersion when the meaning of any key or value changes.
@@ -30,11 +44,16 @@ package graph
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/hex"
 	"fmt"
+	"math"
+	"slices"
 )
 
-// formatVersion is the on-disk format this code writes and reads.
-const formatVersion uint32 = 1
+// formatVersion is the on-disk format this code writes and reads. Format
+// 1 had a posting key per (term, paper) and a bare document length at
+// 0x0E.
+const formatVersion uint32 = 2
 
 // Key prefixes: part of the on-disk format, never renumber.
 const (
@@ -52,7 +71,7 @@ const (
 	prefixDocFreq   byte = 0x0B
 	prefixCounter   byte = 0x0C
 	prefixSource    byte = 0x0D
-	prefixDocLen    byte = 0x0E
+	prefixText      byte = 0x0E
 )
 
 const sep byte = 0x00
@@ -145,16 +164,125 @@ func narrowerKey(parent, child string) []byte { return cat2(prefixNarrower, pare
 // says which.
 func parseTaxonomyKey(prefix byte, k []byte) (from, to string, err error) { return split2(prefix, k) }
 
-// postingKey: 0x0A | term | 0x00 | paper id (16 bytes).
-func postingKey(term, paperID string) []byte { return cat2(prefixPosting, term, paperID) }
+// postingKey: 0x0A | term | 0x00 | block (8 bytes, big-endian).
+func postingKey(term string, block uint64) []byte {
+	return binary.BigEndian.AppendUint64(cat2(prefixPosting, term, ""), block)
+}
+
+// postingPrefix: 0x0A | term | 0x00; scans a term's blocks.
+func postingPrefix(term string) []byte { return cat2(prefixPosting, term, "") }
 
 // parsePostingKey is the inverse of postingKey.
-func parsePostingKey(k []byte) (term, paperID string, err error) {
+func parsePostingKey(k []byte) (term string, block uint64, err error) {
 	a, b, err := split2(prefixPosting, k)
-	if err != nil || len(b) != PaperIDLen {
-		return "", "", fmt.Errorf("bad posting key %q", k)
+	if err != nil || len(b) != 8 {
+		return "", 0, fmt.Errorf("bad posting key %q", k)
 	}
-	return a, b, nil
+	return a, binary.BigEndian.Uint64([]byte(b)), nil
+}
+
+// A posting is one paper of a postings block.
+type posting struct {
+	id paperKeyID
+	tf uint32
+}
+
+// appendPostings encodes ps, sorted by id, as a postings block value.
+func appendPostings(b []byte, ps []posting) []byte {
+	for _, p := range ps {
+		var raw [PaperIDLen / 2]byte
+		hex.Decode(raw[:], p.id[:])
+		b = append(b, raw[:]...)
+		b = binary.AppendUvarint(b, uint64(p.tf))
+	}
+	return b
+}
+
+// decodePostings calls fn with each posting of a block value until fn
+// returns false.
+func decodePostings(v []byte, fn func(posting) bool) error {
+	for len(v) > 0 {
+		if len(v) < PaperIDLen/2+1 {
+			return fmt.Errorf("bad postings block: %d trailing bytes", len(v))
+		}
+		var p posting
+		hex.Encode(p.id[:], v[:PaperIDLen/2])
+		tf, n := binary.Uvarint(v[PaperIDLen/2:])
+		if n <= 0 || tf == 0 || tf > math.MaxUint32 {
+			return fmt.Errorf("bad postings block: bad frequency")
+		}
+		p.tf = uint32(tf)
+		v = v[PaperIDLen/2+n:]
+		if !fn(p) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// textRecord is the decoded value of 0x0E: a paper's postings block,
+// document length and term frequencies.
+type textRecord struct {
+	block  uint64
+	length uint64
+	terms  []string // in byte order
+	tfs    []uint32
+}
+
+func (r *textRecord) append(b []byte) []byte {
+	b = binary.AppendUvarint(b, r.block)
+	b = binary.AppendUvarint(b, r.length)
+	for i, t := range r.terms {
+		b = binary.AppendUvarint(b, uint64(len(t)))
+		b = append(b, t...)
+		b = binary.AppendUvarint(b, uint64(r.tfs[i]))
+	}
+	return b
+}
+
+// tf returns the frequency of term, 0 when absent.
+func (r *textRecord) tf(term string) uint32 {
+	if i, ok := slices.BinarySearch(r.terms, term); ok {
+		return r.tfs[i]
+	}
+	return 0
+}
+
+func decodeTextRecord(v []byte) (textRecord, error) {
+	var r textRecord
+	uvarint := func() (uint64, bool) {
+		x, n := binary.Uvarint(v)
+		if n <= 0 {
+			return 0, false
+		}
+		v = v[n:]
+		return x, true
+	}
+	var ok bool
+	if r.block, ok = uvarint(); !ok {
+		return r, fmt.Errorf("bad text record: no block")
+	}
+	if r.length, ok = uvarint(); !ok {
+		return r, fmt.Errorf("bad text record: no length")
+	}
+	for len(v) > 0 {
+		n, ok := uvarint()
+		if !ok || n > uint64(len(v)) {
+			return r, fmt.Errorf("bad text record: bad term length")
+		}
+		t := string(v[:n])
+		v = v[n:]
+		tf, ok := uvarint()
+		if !ok || tf == 0 || tf > math.MaxUint32 {
+			return r, fmt.Errorf("bad text record: bad frequency of %q", t)
+		}
+		if len(r.terms) > 0 && r.terms[len(r.terms)-1] >= t {
+			return r, fmt.Errorf("bad text record: terms out of order at %q", t)
+		}
+		r.terms = append(r.terms, t)
+		r.tfs = append(r.tfs, uint32(tf))
+	}
+	return r, nil
 }
 
 // docFreqKey: 0x0B | term.
@@ -178,8 +306,8 @@ func parseSourceKey(k []byte) (source string, index int, err error) {
 	return string(k[1:i]), int(binary.BigEndian.Uint32(k[i+1:])), nil
 }
 
-// docLenKey: 0x0E | paper id.
-func docLenKey(paperID string) []byte { return cat1(prefixDocLen, paperID) }
+// textKey: 0x0E | paper id.
+func textKey(paperID string) []byte { return cat1(prefixText, paperID) }
 
 func cat1(prefix byte, a string) []byte {
 	k := make([]byte, 0, 1+len(a))

@@ -2,6 +2,8 @@ package graph
 
 import (
 	"bytes"
+	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -22,11 +24,11 @@ func TestKeys(t *testing.T) {
 		{"name", nameKey("gpt-4", "technique:gpt-4"), []byte("\x07gpt-4\x00technique:gpt-4")},
 		{"broader", broaderKey("dataset:a-g", "dataset:a"), []byte("\x08dataset:a-g\x00dataset:a")},
 		{"narrower", narrowerKey("dataset:a", "dataset:a-g"), []byte("\x09dataset:a\x00dataset:a-g")},
-		{"posting", postingKey("agent", pid), []byte("\x0aagent\x000123456789abcdef")},
+		{"posting", postingKey("agent", 258), []byte("\x0aagent\x00\x00\x00\x00\x00\x00\x00\x01\x02")},
 		{"doc freq", docFreqKey("agent"), []byte("\x0bagent")},
 		{"counter", counterKey("papers"), []byte("\x0cpapers")},
 		{"source", sourceKey("a.jsonl", 258), []byte("\x0da.jsonl\x00\x00\x00\x01\x02")},
-		{"doc len", docLenKey(pid), []byte("\x0e0123456789abcdef")},
+		{"text", textKey(pid), []byte("\x0e0123456789abcdef")},
 	}
 	for _, tt := range tests {
 		if !bytes.Equal(tt.key, tt.want) {
@@ -110,9 +112,30 @@ func FuzzKeys(f *testing.F) {
 				t.Errorf("parseTaxonomyKey(%#x, %q) = %q, %q, %v", prefix, key, a, b, err)
 			}
 		}
-		if tm, p, err := parsePostingKey(postingKey(term, pid)); err != nil || tm != term || p != pid {
-			t.Errorf("parsePostingKey(postingKey(%q, %q)) = %q, %q, %v", term, pid, tm, p, err)
+		if tm, b, err := parsePostingKey(postingKey(term, uint64(index))); err != nil || tm != term || b != uint64(index) {
+			t.Errorf("parsePostingKey(postingKey(%q, %d)) = %q, %d, %v", term, index, tm, b, err)
 		}
+		// Postings blocks and text records round-trip.
+		var id paperKeyID
+		copy(id[:], pid)
+		ps := []posting{{id, uint32(index%1000) + 1}}
+		var got []posting
+		if err := decodePostings(appendPostings(nil, ps), func(p posting) bool { got = append(got, p); return true }); err != nil || !slices.Equal(got, ps) {
+			t.Errorf("decodePostings(appendPostings(%v)) = %v, %v", ps, got, err)
+		}
+		r := textRecord{block: uint64(index), length: 7}
+		for _, tm := range terms(name + " " + term) {
+			if !slices.Contains(r.terms, tm) {
+				r.terms = append(r.terms, tm)
+				r.tfs = append(r.tfs, 1)
+			}
+		}
+		slices.Sort(r.terms)
+		if back, err := decodeTextRecord(r.append(nil)); err != nil || !reflect.DeepEqual(back, r) {
+			t.Errorf("decodeTextRecord(%+v.append) = %+v, %v", r, back, err)
+		}
+		decodeTextRecord([]byte(term)) // must not panic
+		decodePostings([]byte(term), func(posting) bool { return true })
 		if source != "" {
 			if s, i, err := parseSourceKey(sourceKey(source, int(index))); err != nil || s != source || i != int(index) {
 				t.Errorf("parseSourceKey(sourceKey(%q, %d)) = %q, %d, %v", source, index, s, i, err)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -26,7 +25,7 @@ const (
 // weight is small (idf falls with document frequency) and a scan would
 // cost a key per paper containing it, a third of the corpus for words such
 // as "model". If every term is common, the first textWindow postings of
-// the rarest one are the candidates (ids are hashes, so a uniform sample).
+// the rarest one are the candidates: those of its oldest postings blocks.
 //
 // Candidates are then scored best-first by an upper bound of their score
 // (BM25 without the document length, common terms at their maximum); each
@@ -144,38 +143,42 @@ func rankText(ctx context.Context, txn *badger.Txn, query string, n int, keep fu
 	cands := make(map[paperKeyID]*textCand)
 	sc := newKeyScanner(txn)
 	defer sc.close()
-	read := func(i, maxN int) {
-		p := cat2(prefixPosting, ts[i].term, "")
+	read := func(i, maxN int) error {
 		got := 0
-		sc.scan(p, nil, func(k []byte, item *badger.Item) bool {
-			var pid paperKeyID
-			if copy(pid[:], k[len(p):]) != PaperIDLen {
-				return true
-			}
-			c := cands[pid]
-			if c == nil {
-				c = &textCand{id: pid, tf: make([]uint32, len(ts))}
-				cands[pid] = c
-			}
-			item.Value(func(v []byte) error {
-				if len(v) == 4 {
-					c.tf[i] = binary.BigEndian.Uint32(v)
-				}
-				return nil
+		var err error
+		sc.scan(postingPrefix(ts[i].term), nil, func(k []byte, item *badger.Item) bool {
+			err = item.Value(func(v []byte) error {
+				return decodePostings(v, func(p posting) bool {
+					c := cands[p.id]
+					if c == nil {
+						c = &textCand{id: p.id, tf: make([]uint32, len(ts))}
+						cands[p.id] = c
+					}
+					c.tf[i] = p.tf
+					got++
+					return got != maxN
+				})
 			})
-			got++
-			return got != maxN
+			if err != nil {
+				err = fmt.Errorf("term %q: %w", ts[i].term, err)
+			}
+			return err == nil && got != maxN
 		})
+		return err
 	}
 	var fullMask uint64
 	for i := range ts {
 		if ts[i].full {
-			read(i, -1)
+			if err := read(i, -1); err != nil {
+				return nil, 0, err
+			}
 			fullMask |= 1 << i
 		}
 	}
 	if fullMask == 0 {
-		read(0, textWindow)
+		if err := read(0, textWindow); err != nil {
+			return nil, 0, err
+		}
 		fullMask = 1 // the window's frequencies are known for its papers
 	}
 	if err := ctx.Err(); err != nil {
@@ -226,18 +229,16 @@ func rankText(ctx context.Context, txn *badger.Txn, query string, n int, keep fu
 				continue
 			}
 		}
-		dl, err := docLength(txn, pid)
+		tr, err := readText(txn, pid)
 		if err != nil {
 			return nil, 0, err
 		}
-		norm := 1 - bm25B + bm25B*float64(dl)/avgdl
+		norm := 1 - bm25B + bm25B*float64(tr.length)/avgdl
 		score := 0.0
 		for j := range ts {
 			tf := c.tf[j]
 			if c.known&(1<<j) == 0 {
-				if tf, err = termFreq(txn, ts[j].term, pid); err != nil {
-					return nil, 0, err
-				}
+				tf = tr.tf(ts[j].term)
 			}
 			if tf > 0 {
 				score += ts[j].idf * tfWeight(tf, norm)
@@ -277,34 +278,25 @@ func rankText(ctx context.Context, txn *badger.Txn, query string, n int, keep fu
 	return best, min(matched, maxTotal), nil
 }
 
-// docLength returns the BM25 document length of paper id (0x0E).
-func docLength(txn *badger.Txn, id string) (uint32, error) {
-	return uint32At(txn, docLenKey(id))
-}
-
-// termFreq returns the frequency of term in paper id (0x0A), 0 if absent.
-func termFreq(txn *badger.Txn, term, id string) (uint32, error) {
-	return uint32At(txn, postingKey(term, id))
-}
-
-// uint32At returns the big-endian uint32 at key; absent is zero.
-func uint32At(txn *badger.Txn, key []byte) (uint32, error) {
-	item, err := txn.Get(key)
+// readText reads the text record (0x0E) of paper id: its document length
+// and term frequencies; absent is empty.
+func readText(txn *badger.Txn, id string) (textRecord, error) {
+	item, err := txn.Get(textKey(id))
 	if errors.Is(err, badger.ErrKeyNotFound) {
-		return 0, nil
+		return textRecord{}, nil
 	}
 	if err != nil {
-		return 0, err
+		return textRecord{}, err
 	}
-	var n uint32
+	var r textRecord
 	err = item.Value(func(v []byte) error {
-		if len(v) != 4 {
-			return fmt.Errorf("key %q: bad uint32 value %x", key, v)
-		}
-		n = binary.BigEndian.Uint32(v)
-		return nil
+		r, err = decodeTextRecord(v)
+		return err
 	})
-	return n, err
+	if err != nil {
+		return r, fmt.Errorf("paper %s: %w", id, err)
+	}
+	return r, nil
 }
 
 // listText serves ListPapers with a text filter: papers by BM25 score, the

@@ -47,6 +47,7 @@ const (
 	counterPapers = "papers"
 	counterEdges  = "edges"
 	counterDocLen = "doclen" // total document length, for BM25's average
+	counterBlocks = "blocks" // the last postings block number (0x0A)
 )
 
 // entitiesCounter names the counter of entities of kind k.

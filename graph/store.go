@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/binary"
@@ -47,6 +48,11 @@ type Store struct {
 	// lock), and writeMu guards the map. It is dropped when a transaction
 	// fails and when it grows past maxCachedInts.
 	ints map[string]uint64
+	// entities caches entity records as last committed, by id, on the
+	// same terms as ints: a batch touches thousands of entities, and
+	// reading and decoding each record again cost more than the papers'
+	// own writes. Bounded by maxCachedEntities.
+	entities map[string]*Entity
 	// maxTxnEntries, when positive, replaces PutPapers's estimate of how
 	// much fits in one transaction, so tests can split batches cheaply or
 	// run into ErrTxnTooBig.
@@ -73,12 +79,14 @@ const (
 	valueThreshold = 64 << 10
 	// maxCachedInts bounds Store.ints: about 100 MB at most.
 	maxCachedInts = 1 << 20
+	// maxCachedEntities bounds Store.entities: about 100 MB at most.
+	maxCachedEntities = 1 << 18
 )
 
 // Open opens or creates the database in dir. It fails with an error
 // wrapping ErrLocked when another process has the database open for
-// writing, and with one wrapping ErrNewerFormat when the database was
-// written by a newer papergraph.
+// writing, and with one wrapping ErrNewerFormat or ErrOlderFormat when
+// the database was written by a papergraph of another format.
 func Open(dir string, opts Options) (*Store, error) {
 	log := opts.Logger
 	if log == nil {
@@ -105,7 +113,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}
-	s := &Store{db: db, dir: dir, log: log, ints: make(map[string]uint64)}
+	s := &Store{db: db, dir: dir, log: log, ints: make(map[string]uint64), entities: make(map[string]*Entity)}
 	if err := s.checkVersion(opts.ReadOnly); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
@@ -151,6 +159,9 @@ func (s *Store) checkVersion(readOnly bool) error {
 	}
 	if found && stored > formatVersion {
 		return fmt.Errorf("%w: format %d, this papergraph reads format %d or older", ErrNewerFormat, stored, formatVersion)
+	}
+	if found && stored < formatVersion {
+		return fmt.Errorf("%w: format %d, this papergraph reads format %d: ingest the input again into a new directory", ErrOlderFormat, stored, formatVersion)
 	}
 	return nil
 }
@@ -218,6 +229,9 @@ func (s *Store) PutPapers(ctx context.Context, papers []Paper) (PutResult, error
 	if len(s.ints) > maxCachedInts {
 		clear(s.ints)
 	}
+	if len(s.entities) > maxCachedEntities {
+		clear(s.entities)
+	}
 	for len(papers) > 0 {
 		if err := ctx.Err(); err != nil {
 			return res, err
@@ -226,7 +240,7 @@ func (s *Store) PutPapers(ctx context.Context, papers []Paper) (PutResult, error
 		var r PutResult
 		var w *writer
 		err := s.db.Update(func(txn *badger.Txn) error {
-			w = newWriter(txn, s.ints)
+			w = newWriter(txn, s.ints, s.entities)
 			r, n = PutResult{}, 0
 			for n < len(papers) && n < limit && w.entries < maxEntries && w.bytes < maxBytes {
 				o, err := w.putPaper(&papers[n])
@@ -247,6 +261,7 @@ func (s *Store) PutPapers(ctx context.Context, papers []Paper) (PutResult, error
 		})
 		if err != nil {
 			clear(s.ints)
+			clear(s.entities)
 		}
 		if errors.Is(err, badger.ErrTxnTooBig) && n > 1 {
 			// Our estimate of the transaction's size fell short; retry with
@@ -257,7 +272,7 @@ func (s *Store) PutPapers(ctx context.Context, papers []Paper) (PutResult, error
 		if err != nil {
 			return res, fmt.Errorf("put papers: %w", err)
 		}
-		w.commitInts()
+		w.commit()
 		res.Added += r.Added
 		res.Updated += r.Updated
 		res.Unchanged += r.Unchanged
@@ -294,21 +309,34 @@ const (
 )
 
 // A writer holds one transaction's state. Records that PutPapers reads
-// back (paper, entity and source keys) go through pending, which caches
-// them; keys only written go to the transaction directly; counters,
-// degrees and document
-// frequencies are accumulated and written once at flush: a hub entity
-// touched by every paper of the batch costs one write, not one per paper,
-// and its top-by-degree key (0x06) moves once.
+// back (paper, text and source keys) go through pending, which caches
+// them; keys only written go to the transaction directly; entity records,
+// postings, counters, degrees and document frequencies are accumulated
+// and written once at flush: a hub entity touched by every paper of the
+// batch costs one write, not one per paper, and its top-by-degree key
+// (0x06) moves once.
 type writer struct {
-	txn     *badger.Txn
-	ints    map[string]uint64 // Store.ints
-	pending map[string]pendingValue
-	degree  map[string]*delta // entity id -> paper count
-	docFreq map[string]*delta // term -> document frequency
-	counter map[string]*delta // counter name -> value
-	entries int               // estimated entries this transaction will write
-	bytes   int               // and their size
+	txn      *badger.Txn
+	ints     map[string]uint64  // Store.ints
+	cached   map[string]*Entity // Store.entities
+	pending  map[string]pendingValue
+	entities map[string]*entityEdit // entity id -> record as this transaction leaves it
+	degree   map[string]*delta      // entity id -> paper count
+	docFreq  map[string]*delta      // term -> document frequency
+	counter  map[string]*delta      // counter name -> value
+	// block is this transaction's postings block, 0 until a paper's text
+	// is indexed; posts are its postings by term, edits the older blocks
+	// that lose postings, by key.
+	block   uint64
+	posts   map[string][]posting
+	edits   map[string][]posting
+	entries int // estimated entries this transaction will write
+	bytes   int // and their size
+}
+
+type entityEdit struct {
+	rec   *Entity // not shared with Store.entities: this one may change
+	dirty bool
 }
 
 type pendingValue struct {
@@ -321,14 +349,18 @@ type delta struct {
 	orig, cur uint64
 }
 
-func newWriter(txn *badger.Txn, ints map[string]uint64) *writer {
+func newWriter(txn *badger.Txn, ints map[string]uint64, cached map[string]*Entity) *writer {
 	return &writer{
-		txn:     txn,
-		ints:    ints,
-		pending: make(map[string]pendingValue),
-		degree:  make(map[string]*delta),
-		docFreq: make(map[string]*delta),
-		counter: make(map[string]*delta),
+		txn:      txn,
+		ints:     ints,
+		cached:   cached,
+		pending:  make(map[string]pendingValue),
+		entities: make(map[string]*entityEdit),
+		degree:   make(map[string]*delta),
+		docFreq:  make(map[string]*delta),
+		counter:  make(map[string]*delta),
+		posts:    make(map[string][]posting),
+		edits:    make(map[string][]posting),
 	}
 }
 
@@ -455,6 +487,38 @@ func (w *writer) flush() error {
 			return err
 		}
 	}
+	for id, ed := range w.entities {
+		if !ed.dirty {
+			continue
+		}
+		v, err := json.Marshal(ed.rec)
+		if err != nil {
+			return fmt.Errorf("entity %s: %w", id, err)
+		}
+		if err := w.txn.Set(entityKey(id), v); err != nil {
+			return err
+		}
+	}
+	for t, ps := range w.posts {
+		if len(ps) == 0 {
+			continue
+		}
+		slices.SortFunc(ps, func(a, b posting) int { return bytes.Compare(a.id[:], b.id[:]) })
+		if err := w.txn.Set(postingKey(t, w.block), appendPostings(nil, ps)); err != nil {
+			return err
+		}
+	}
+	for k, ps := range w.edits {
+		var err error
+		if len(ps) == 0 {
+			err = w.txn.Delete([]byte(k))
+		} else {
+			err = w.txn.Set([]byte(k), appendPostings(nil, ps))
+		}
+		if err != nil {
+			return err
+		}
+	}
 	for id, x := range w.degree {
 		if x.cur == x.orig {
 			continue
@@ -490,9 +554,12 @@ func (w *writer) flush() error {
 	return nil
 }
 
-// commitInts records in the Store's cache the values a committed
+// commit records in the Store's caches the values a committed
 // transaction wrote.
-func (w *writer) commitInts() {
+func (w *writer) commit() {
+	for id, ed := range w.entities {
+		w.cached[id] = ed.rec
+	}
 	for id, x := range w.degree {
 		w.ints[string(degreeKey(id))] = x.cur
 	}
@@ -586,43 +653,17 @@ func (w *writer) putPaper(p *Paper) (outcome, error) {
 		}
 	}
 
-	// Postings: terms of the old text that are gone lose their posting and
-	// a document; changed frequencies are rewritten.
-	var oldTF map[string]uint32
-	var oldLen int
-	if exists {
-		oldTF, oldLen = termFreqs(&old)
-	}
-	newTF, newLen := termFreqs(rec)
-	for t := range oldTF {
-		if _, keep := newTF[t]; !keep {
-			if err := w.remove(postingKey(t, p.ID)); err != nil {
-				return 0, err
-			}
-			if err := w.addDocFreq(t, -1); err != nil {
+	// Full text: a paper whose text changed moves to this transaction's
+	// block.
+	if !exists || !slices.Equal(paperText(&old), paperText(rec)) {
+		if exists {
+			if err := w.unindexText(p.ID); err != nil {
 				return 0, err
 			}
 		}
-	}
-	for t, n := range newTF {
-		was, had := oldTF[t]
-		if had && was == n {
-			continue
-		}
-		if err := w.write(postingKey(t, p.ID), binary.BigEndian.AppendUint32(nil, n)); err != nil {
+		if err := w.indexText(p.ID, rec); err != nil {
 			return 0, err
 		}
-		if !had {
-			if err := w.addDocFreq(t, 1); err != nil {
-				return 0, err
-			}
-		}
-	}
-	if err := w.write(docLenKey(p.ID), binary.BigEndian.AppendUint32(nil, uint32(newLen))); err != nil {
-		return 0, err
-	}
-	if err := w.addCounter(counterDocLen, int64(newLen-oldLen)); err != nil {
-		return 0, err
 	}
 	if !exists {
 		return added, w.addCounter(counterPapers, 1)
@@ -701,6 +742,80 @@ func termFreqs(p *Paper) (map[string]uint32, int) {
 	return tf, n
 }
 
+// indexText adds paper id with text p to this transaction's postings
+// block, and writes its text record.
+func (w *writer) indexText(id string, p *Paper) error {
+	tf, n := termFreqs(p)
+	if w.block == 0 {
+		if err := w.addCounter(counterBlocks, 1); err != nil {
+			return err
+		}
+		w.block = w.counter[counterBlocks].cur
+	}
+	r := textRecord{block: w.block, length: uint64(n), terms: make([]string, 0, len(tf)), tfs: make([]uint32, len(tf))}
+	for t := range tf {
+		r.terms = append(r.terms, t)
+	}
+	slices.Sort(r.terms)
+	var pid paperKeyID
+	copy(pid[:], id)
+	for i, t := range r.terms {
+		r.tfs[i] = tf[t]
+		ps, seen := w.posts[t]
+		if !seen {
+			w.entries++
+			w.bytes += len(t) + 30
+		}
+		w.posts[t] = append(ps, posting{pid, tf[t]})
+		w.bytes += PaperIDLen/2 + 2
+		if err := w.addDocFreq(t, 1); err != nil {
+			return err
+		}
+	}
+	w.set(textKey(id), r.append(nil))
+	return w.addCounter(counterDocLen, int64(n))
+}
+
+// unindexText takes paper id's postings out of the block its text record
+// names, and its terms out of the document frequencies and lengths.
+func (w *writer) unindexText(id string) error {
+	v, ok, err := w.get(textKey(id))
+	if err != nil || !ok {
+		return err
+	}
+	r, err := decodeTextRecord(v)
+	if err != nil {
+		return fmt.Errorf("paper %s: %w", id, err)
+	}
+	var pid paperKeyID
+	copy(pid[:], id)
+	other := func(p posting) bool { return p.id == pid }
+	for _, t := range r.terms {
+		if r.block == w.block {
+			w.posts[t] = slices.DeleteFunc(w.posts[t], other)
+		} else {
+			key := postingKey(t, r.block)
+			ps, seen := w.edits[string(key)]
+			if !seen {
+				v, err := getValue(w.txn, key)
+				if err != nil && !errors.Is(err, badger.ErrKeyNotFound) {
+					return err
+				}
+				if err := decodePostings(v, func(p posting) bool { ps = append(ps, p); return true }); err != nil {
+					return fmt.Errorf("term %q block %d: %w", t, r.block, err)
+				}
+				w.entries++
+				w.bytes += len(key) + len(v) + 20
+			}
+			w.edits[string(key)] = slices.DeleteFunc(ps, other)
+		}
+		if err := w.addDocFreq(t, -1); err != nil {
+			return err
+		}
+	}
+	return w.addCounter(counterDocLen, -int64(r.length))
+}
+
 // union returns a followed by the elements of b not in a.
 func union(a, b []string) []string {
 	out := slices.Clone(a)
@@ -717,24 +832,21 @@ func union(a, b []string) []string {
 // directions, creating the parents as entities without papers.
 func (w *writer) putEntity(e Entity) error {
 	id := e.ID()
-	val, exists, err := w.get(entityKey(id))
+	ed, err := w.entity(id)
 	if err != nil {
 		return err
 	}
-	var rec Entity
-	if exists {
-		if err := json.Unmarshal(val, &rec); err != nil {
-			return fmt.Errorf("entity %s: decode stored record: %w", id, err)
-		}
-	} else {
-		rec = Entity{Kind: e.Kind, Name: e.Name}
+	exists := ed.rec != nil
+	if !exists {
+		ed.rec = &Entity{Kind: e.Kind, Name: e.Name}
 		if err := w.addCounter(entitiesCounter(e.Kind), 1); err != nil {
 			return err
 		}
-		if err := w.indexName(rec.Name, id); err != nil {
+		if err := w.indexName(e.Name, id); err != nil {
 			return err
 		}
 	}
+	rec := ed.rec
 	changed := !exists
 	for _, a := range e.Aliases {
 		if a != rec.Name && Slug(a) != "" && !slices.Contains(rec.Aliases, a) {
@@ -760,12 +872,10 @@ func (w *writer) putEntity(e Entity) error {
 			parents = append(parents, b)
 		}
 	}
-	if changed {
-		v, err := json.Marshal(rec)
-		if err != nil {
-			return fmt.Errorf("entity %s: %w", id, err)
-		}
-		w.set(entityKey(id), v)
+	if changed && !ed.dirty {
+		ed.dirty = true
+		w.entries++
+		w.bytes += len(id) + 200
 	}
 	for _, b := range parents {
 		if err := w.putEntity(Entity{Kind: e.Kind, Name: b}); err != nil {
@@ -773,6 +883,35 @@ func (w *writer) putEntity(e Entity) error {
 		}
 	}
 	return nil
+}
+
+// entity returns the edit of entity id in this transaction, its record
+// read (or taken from Store.entities) the first time; the record is nil
+// when the entity does not exist yet.
+func (w *writer) entity(id string) (*entityEdit, error) {
+	if ed := w.entities[id]; ed != nil {
+		return ed, nil
+	}
+	ed := &entityEdit{}
+	if c := w.cached[id]; c != nil {
+		r := *c
+		r.Aliases, r.Broader = slices.Clip(r.Aliases), slices.Clip(r.Broader)
+		ed.rec = &r
+	} else {
+		val, err := getValue(w.txn, entityKey(id))
+		switch {
+		case errors.Is(err, badger.ErrKeyNotFound):
+		case err != nil:
+			return nil, err
+		default:
+			ed.rec = new(Entity)
+			if err := json.Unmarshal(val, ed.rec); err != nil {
+				return nil, fmt.Errorf("entity %s: decode stored record: %w", id, err)
+			}
+		}
+	}
+	w.entities[id] = ed
+	return ed, nil
 }
 
 // indexName adds name to the name index (0x07) of entity id, in its

@@ -138,6 +138,7 @@ func TestPutPapersOutcomes(t *testing.T) {
 	}
 	changed := base
 	changed.Entities = []Entity{{Kind: Dataset, Name: "MATH"}, {Kind: Technique, Name: "LoRA"}}
+	other := Paper{ID: paperID(2), Label: "Whales", Abstract: "Whales sing on GSM8K."}
 	titled := base
 	titled.Title, titled.Label, titled.Source, titled.Index, titled.URL = "Dolphin: Agents", "Dolphin: Agents", "papers.jsonl", 7, "https://x.org/1"
 
@@ -150,6 +151,21 @@ func TestPutPapersOutcomes(t *testing.T) {
 		{name: "new", puts: [][]Paper{{base}}, want: PutResult{Added: 1}},
 		{name: "same again", puts: [][]Paper{{base}, {base}}, want: PutResult{Unchanged: 1}},
 		{name: "twice in one batch", puts: [][]Paper{{base, base}}, want: PutResult{Added: 1, Unchanged: 1}},
+		// A changed text moves the paper's postings to the new block,
+		// within one transaction or out of an older block that another
+		// paper keeps.
+		{name: "retitled in one batch", puts: [][]Paper{{base, titled}}, want: PutResult{Added: 1, Updated: 1}},
+		{
+			name: "retitled out of a shared block", puts: [][]Paper{{base, other}, {titled}}, want: PutResult{Updated: 1},
+			check: func(t *testing.T, s *Store) {
+				for q, want := range map[string]string{"agents": base.ID, "dolphin": base.ID, "whales": other.ID} {
+					hits, err := s.Search(ctx, q, 5)
+					if err != nil || len(hits) == 0 || hits[0].Node.Paper == nil || hits[0].Node.Paper.ID != want {
+						t.Errorf("Search(%q) = %+v, %v; want paper %s first", q, hits, err, want)
+					}
+				}
+			},
+		},
 		{
 			name: "changed extraction", puts: [][]Paper{{base}, {changed}}, want: PutResult{Updated: 1},
 			check: func(t *testing.T, s *Store) {
@@ -505,6 +521,18 @@ func TestReopen(t *testing.T) {
 	_, err = Open(dir, Options{})
 	if !errors.Is(err, ErrNewerFormat) || !strings.Contains(err.Error(), "99") || !strings.Contains(err.Error(), fmt.Sprint(formatVersion)) {
 		t.Errorf("Open of a format-99 database error = %v; want ErrNewerFormat naming 99 and %d", err, formatVersion)
+	}
+	// So is one from an older papergraph, whose keys mean something else.
+	bo := badger.DefaultOptions(dir).WithLogger(nil)
+	db, err := badger.Open(bo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Update(func(txn *badger.Txn) error { return txn.Set(versionKey(), []byte{0, 0, 0, 1}) })
+	db.Close()
+	_, err = Open(dir, Options{})
+	if !errors.Is(err, ErrOlderFormat) || !strings.Contains(err.Error(), "format 1") {
+		t.Errorf("Open of a format-1 database error = %v; want ErrOlderFormat naming format 1", err)
 	}
 }
 
