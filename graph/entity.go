@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Kind is the kind of an entity a paper links to.
@@ -111,6 +112,34 @@ func EntityID(k Kind, name string) string {
 // Slug lower-cases s and replaces every run of characters other than
 // letters and digits by one hyphen, trimming hyphens at both ends.
 func Slug(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	dash := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			// Not ASCII: start again with the Unicode tables.
+			return slugUnicode(s)
+		}
+		switch {
+		case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		default:
+			dash = true
+			continue
+		}
+		if dash && b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		dash = false
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// slugUnicode is Slug for any text.
+func slugUnicode(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	dash := false

@@ -731,13 +731,18 @@ func paperText(p *Paper) []string { return []string{p.Name, p.Label, p.Title, p.
 // termFreqs returns the frequency of each term of p's indexed text and
 // the number of terms (the document length of BM25).
 func termFreqs(p *Paper) (map[string]uint32, int) {
-	tf := make(map[string]uint32)
+	tf := make(map[string]uint32, 128)
 	n := 0
+	var buf []byte
 	for _, s := range paperText(p) {
-		for _, t := range terms(s) {
-			tf[t]++
+		buf = eachTerm(s, buf, func(t []byte) {
+			if _, ok := tf[string(t)]; ok {
+				tf[string(t)]++
+			} else {
+				tf[string(t)] = 1
+			}
 			n++
-		}
+		})
 	}
 	return tf, n
 }
@@ -849,7 +854,7 @@ func (w *writer) putEntity(e Entity) error {
 	rec := ed.rec
 	changed := !exists
 	for _, a := range e.Aliases {
-		if a != rec.Name && Slug(a) != "" && !slices.Contains(rec.Aliases, a) {
+		if a != rec.Name && !slices.Contains(rec.Aliases, a) && Slug(a) != "" {
 			rec.Aliases = append(rec.Aliases, a)
 			if err := w.indexName(a, id); err != nil {
 				return err
@@ -859,18 +864,19 @@ func (w *writer) putEntity(e Entity) error {
 	}
 	var parents []string
 	for _, b := range e.Broader {
+		if slices.Contains(rec.Broader, b) {
+			continue
+		}
 		pid := EntityID(e.Kind, b)
 		if Slug(b) == "" || pid == id {
 			continue
 		}
-		if !slices.Contains(rec.Broader, b) {
-			rec.Broader = append(rec.Broader, b)
-			changed = true
-			if err := w.mark(broaderKey(id, pid), narrowerKey(pid, id)); err != nil {
-				return err
-			}
-			parents = append(parents, b)
+		rec.Broader = append(rec.Broader, b)
+		changed = true
+		if err := w.mark(broaderKey(id, pid), narrowerKey(pid, id)); err != nil {
+			return err
 		}
+		parents = append(parents, b)
 	}
 	if changed && !ed.dirty {
 		ed.dirty = true

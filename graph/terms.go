@@ -26,16 +26,50 @@ var stopWords = map[string]bool{
 // It returns nil for text without terms.
 func terms(text string) []string {
 	var out []string
-	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	}) {
-		f = strings.ToLower(f)
-		if utf8.RuneCountInString(f) < 2 || stopWords[f] {
+	eachTerm(text, nil, func(t []byte) { out = append(out, string(t)) })
+	return out
+}
+
+// eachTerm calls fn with each term of text, as terms returns them, in a
+// buffer that buf lends and fn must not keep: indexing a paper counts its
+// terms in a map, and a lookup with string(t) allocates nothing.
+func eachTerm(text string, buf []byte, fn func(t []byte)) []byte {
+	emit := func(t []byte) {
+		// A rune takes at most 4 bytes: only shorter terms need counting.
+		if len(t) < 5 && utf8.RuneCount(t) < 2 || stopWords[string(t)] {
+			return
+		}
+		fn(t)
+	}
+	t := buf[:0]
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			// ASCII, most of any abstract: no decoding, no tables.
+			i++
+			switch {
+			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+			case 'A' <= c && c <= 'Z':
+				c += 'a' - 'A'
+			default:
+				emit(t)
+				t = t[:0]
+				continue
+			}
+			t = append(t, c)
 			continue
 		}
-		out = append(out, f)
+		r, n := utf8.DecodeRuneInString(text[i:])
+		i += n
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			emit(t)
+			t = t[:0]
+			continue
+		}
+		t = utf8.AppendRune(t, unicode.ToLower(r))
 	}
-	return out
+	emit(t)
+	return t
 }
 
 // normName returns the form of an entity name or alias kept in the name
