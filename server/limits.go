@@ -1,8 +1,17 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
@@ -109,4 +118,152 @@ func perElement(child int, size *int, def int) int {
 		n = *size
 	}
 	return 1 + n*child
+}
+
+// guard applies the per-request limits: the body is read in full up to
+// MaxBodyBytes (413 beyond, before any parsing), and the request gets
+// Timeout: its context ends then, and the client gets a 503 with a TIMEOUT
+// error even if a resolver ignores its context. The bearer token, if any,
+// is kept for the resolvers.
+//
+// next runs on the connection's own goroutine, not on one started per
+// request as http.TimeoutHandler does: a new goroutine grows gqlgen's deep
+// stack from scratch on every request, and TimeoutHandler also buffers the
+// whole response. Here the response goes straight to the client, and only
+// the timeout answer comes from another goroutine (see timeoutWriter).
+func (s *Server) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > s.limits.MaxBodyBytes {
+			tooLarge(w, s.limits.MaxBodyBytes)
+			return
+		}
+		if r.Body != nil && r.Body != http.NoBody {
+			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.limits.MaxBodyBytes))
+			var tooBig *http.MaxBytesError
+			switch {
+			case errors.As(err, &tooBig):
+				tooLarge(w, s.limits.MaxBodyBytes)
+				return
+			case err != nil:
+				http.Error(w, "reading request body: "+err.Error(), http.StatusBadRequest)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), s.limits.Timeout)
+		defer cancel()
+		deadline, _ := ctx.Deadline()
+		tw := &timeoutWriter{w: w, header: http.Header{}, deadline: deadline}
+		stop := context.AfterFunc(ctx, tw.timeout)
+		defer func() {
+			stop()
+			tw.finish()
+		}()
+		next.ServeHTTP(tw, r.WithContext(withBearer(ctx, r.Header.Get("Authorization"))))
+	})
+}
+
+// timeoutBody is the response to a request that ran out of time: a GraphQL
+// error, so that clients handle it like the others.
+const timeoutBody = `{"errors":[{"message":"request timed out","extensions":{"code":"TIMEOUT"}}],"data":null}`
+
+func tooLarge(w http.ResponseWriter, limit int64) {
+	http.Error(w, fmt.Sprintf("request body larger than %d bytes", limit), http.StatusRequestEntityTooLarge)
+}
+
+// timeoutWriter is the response writer of a request with a deadline. The handler's response passes straight through to w; if the
+// deadline comes before the handler has begun it, the client gets the
+// timeout answer instead, at once, and the handler's later writes fail
+// with http.ErrHandlerTimeout.
+//
+// The handler and timeout run on different goroutines: mu orders their use
+// of w, and the handler gets a header map of its own, copied to w's when
+// it begins its response, so that the two never share a map.
+type timeoutWriter struct {
+	w      http.ResponseWriter
+	header http.Header
+	// deadline is that of the request's context.
+	deadline time.Time
+
+	mu sync.Mutex
+	// started: w's status line is written (or the handler has returned),
+	// so timeout must leave w alone.
+	started  bool
+	timedOut bool
+}
+
+func (tw *timeoutWriter) Header() http.Header { return tw.header }
+
+func (tw *timeoutWriter) WriteHeader(code int) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	tw.start(code)
+}
+
+func (tw *timeoutWriter) Write(p []byte) (int, error) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if !tw.start(http.StatusOK) {
+		return 0, http.ErrHandlerTimeout
+	}
+	return tw.w.Write(p)
+}
+
+// start writes the status line with the handler's headers, once, and
+// reports whether the handler's response is the one going to the client:
+// a response begun after the deadline is not, even if the timeout
+// goroutine has not run yet. tw.mu is held.
+func (tw *timeoutWriter) start(code int) bool {
+	if tw.timedOut {
+		return false
+	}
+	if !tw.started {
+		if tw.expired() {
+			tw.answerTimeout()
+			return false
+		}
+		tw.started = true
+		maps.Copy(tw.w.Header(), tw.header)
+		tw.w.WriteHeader(code)
+	}
+	return true
+}
+
+// expired reports whether the request's deadline has passed (and not
+// merely its context ended: a client that went away gets no answer).
+func (tw *timeoutWriter) expired() bool {
+	return !time.Now().Before(tw.deadline)
+}
+
+// timeout runs when the request's context ends: if that is its deadline
+// and the handler has not begun its response, the client gets the timeout
+// answer now.
+func (tw *timeoutWriter) timeout() {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if !tw.started && tw.expired() {
+		tw.answerTimeout()
+	}
+}
+
+// answerTimeout sends the 503 TIMEOUT, complete: the handler may yet hold
+// the connection's goroutine for a while, so the response closes the
+// connection rather than leave the client waiting on it. tw.mu is held.
+func (tw *timeoutWriter) answerTimeout() {
+	tw.timedOut, tw.started = true, true
+	h := tw.w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(timeoutBody)))
+	h.Set("Connection", "close")
+	tw.w.WriteHeader(http.StatusServiceUnavailable)
+	io.WriteString(tw.w, timeoutBody)
+	http.NewResponseController(tw.w).Flush()
+}
+
+// finish is called when the handler returns: from then on w belongs to
+// net/http again, and a timeout that has not yet answered must not.
+func (tw *timeoutWriter) finish() {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	tw.started = true
 }

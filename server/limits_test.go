@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"github.com/vektah/gqlparser/v2"
+
+	"github.com/papergraph/papergraph/graph"
 )
 
 // TestBadRequests checks that each kind of bad request gets its error code
@@ -193,5 +196,26 @@ func TestTimeout(t *testing.T) {
 	}
 	if resp.StatusCode != http.StatusServiceUnavailable || !slices.Equal(r.codes(), []string{"TIMEOUT"}) {
 		t.Errorf("status %d, codes %q; want 503, TIMEOUT", resp.StatusCode, r.codes())
+	}
+}
+
+// TestTimeoutIgnoredContext shows that a resolver ignoring its context
+// cannot hold the client past the deadline: the client gets the timeout
+// answer while the resolver still runs, and the server keeps serving.
+func TestTimeoutIgnoredContext(t *testing.T) {
+	release := make(chan struct{})
+	stuck := func(ctx context.Context, title, abstract string) (graph.Paper, error) {
+		<-release
+		return fixtureExtract(ctx, title, abstract)
+	}
+	ts := newTestServer(t, 0, Options{Extract: stuck, Limits: Limits{Timeout: 50 * time.Millisecond}})
+	// Before the test server's cleanup, which waits for the request.
+	defer close(release)
+	r := ts.post(t, `{ extract(text: "We use Hub.") { id } }`, nil)
+	if r.Status != http.StatusServiceUnavailable || !slices.Equal(r.codes(), []string{"TIMEOUT"}) {
+		t.Errorf("status %d, codes %q; want 503, TIMEOUT", r.Status, r.codes())
+	}
+	if h := ts.do(t, http.MethodGet, "/healthz", nil); h.Status != http.StatusOK {
+		t.Errorf("GET /healthz after the timeout = %d; want 200", h.Status)
 	}
 }

@@ -1,10 +1,8 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -180,41 +178,4 @@ func (s *Server) graphQL(m *metrics) http.Handler {
 	h.Use(depthLimit{max: s.limits.MaxDepth})
 	h.Use(extension.FixedComplexityLimit(s.limits.MaxComplexity))
 	return withLoaders(s.cfg.Store, m, s.limits.LoaderWait, h)
-}
-
-// guard applies the per-request limits: the body is read in full up to
-// MaxBodyBytes (413 beyond, before any parsing), and the request gets
-// Timeout: its context ends then, and the client gets a 503 with a TIMEOUT
-// error even if a resolver ignores its context. The bearer token, if any,
-// is kept for the resolvers.
-func (s *Server) guard(next http.Handler) http.Handler {
-	limited := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > s.limits.MaxBodyBytes {
-			tooLarge(w, s.limits.MaxBodyBytes)
-			return
-		}
-		if r.Body != nil && r.Body != http.NoBody {
-			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.limits.MaxBodyBytes))
-			var tooBig *http.MaxBytesError
-			switch {
-			case errors.As(err, &tooBig):
-				tooLarge(w, s.limits.MaxBodyBytes)
-				return
-			case err != nil:
-				http.Error(w, "reading request body: "+err.Error(), http.StatusBadRequest)
-				return
-			}
-			r.Body = io.NopCloser(bytes.NewReader(body))
-		}
-		next.ServeHTTP(w, r.WithContext(withBearer(r.Context(), r.Header.Get("Authorization"))))
-	})
-	return http.TimeoutHandler(limited, s.limits.Timeout, timeoutBody)
-}
-
-// timeoutBody is the response to a request that ran out of time: a GraphQL
-// error, so that clients handle it like the others.
-const timeoutBody = `{"errors":[{"message":"request timed out","extensions":{"code":"TIMEOUT"}}],"data":null}`
-
-func tooLarge(w http.ResponseWriter, limit int64) {
-	http.Error(w, fmt.Sprintf("request body larger than %d bytes", limit), http.StatusRequestEntityTooLarge)
 }
