@@ -7,10 +7,15 @@ package extract
 // It is built once and then only read, so it is safe for concurrent
 // readers.
 type table struct {
-	keys []uint64
-	vals []uint32
-	mask uint64
-	n    int
+	slots []slot
+	mask  uint64
+	n     int
+}
+
+// slot holds a key beside its value, so that a hit reads one cache line.
+type slot struct {
+	key uint64
+	val uint32
 }
 
 // get returns the value of key, or 0.
@@ -19,9 +24,9 @@ func (t *table) get(key uint64) uint32 {
 		return 0
 	}
 	for i := mix(key) & t.mask; ; i = (i + 1) & t.mask {
-		switch t.keys[i] {
+		switch sl := &t.slots[i]; sl.key {
 		case key:
-			return t.vals[i]
+			return sl.val
 		case 0:
 			return 0
 		}
@@ -30,16 +35,16 @@ func (t *table) get(key uint64) uint32 {
 
 // put sets key to val; key must not be 0.
 func (t *table) put(key uint64, val uint32) {
-	if 2*(t.n+1) > len(t.keys) {
+	if 2*(t.n+1) > len(t.slots) {
 		t.grow()
 	}
 	for i := mix(key) & t.mask; ; i = (i + 1) & t.mask {
-		switch t.keys[i] {
+		switch sl := &t.slots[i]; sl.key {
 		case key:
-			t.vals[i] = val
+			sl.val = val
 			return
 		case 0:
-			t.keys[i], t.vals[i] = key, val
+			*sl = slot{key, val}
 			t.n++
 			return
 		}
@@ -47,12 +52,12 @@ func (t *table) put(key uint64, val uint32) {
 }
 
 func (t *table) grow() {
-	old, oldVals := t.keys, t.vals
+	old := t.slots
 	size := max(2*len(old), 1024)
-	t.keys, t.vals, t.mask, t.n = make([]uint64, size), make([]uint32, size), uint64(size-1), 0
-	for i, k := range old {
-		if k != 0 {
-			t.put(k, oldVals[i])
+	t.slots, t.mask, t.n = make([]slot, size), uint64(size-1), 0
+	for _, sl := range old {
+		if sl.key != 0 {
+			t.put(sl.key, sl.val)
 		}
 	}
 }

@@ -79,9 +79,9 @@ type trie struct {
 // buildRoot fills root from children; call it after the last insert.
 func (v *trie) buildRoot() {
 	v.root = make([]uint32, v.tokenIDs.n+1)
-	for i, key := range v.children.keys {
-		if key != 0 && key>>32 == 0 {
-			v.root[uint32(key)] = v.children.vals[i]
+	for _, sl := range v.children.slots {
+		if sl.key != 0 && sl.key>>32 == 0 {
+			v.root[uint32(sl.key)] = sl.val
 		}
 	}
 }
