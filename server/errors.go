@@ -89,16 +89,14 @@ func (s *Server) recoverPanic(ctx context.Context, v any) error {
 	return fmt.Errorf("%w: %v", errPanic, v)
 }
 
-type bearerKey struct{}
-
-// withBearer keeps the bearer token of an Authorization header value, if
-// any, for authorize.
-func withBearer(ctx context.Context, authorization string) context.Context {
+// bearerToken returns the bearer token of an Authorization header value,
+// "" for none.
+func bearerToken(authorization string) string {
 	scheme, token, ok := strings.Cut(authorization, " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return ctx
+		return ""
 	}
-	return context.WithValue(ctx, bearerKey{}, strings.TrimSpace(token))
+	return strings.TrimSpace(token)
 }
 
 // authorize returns nil when the request carries want as its bearer token,
@@ -110,11 +108,11 @@ func authorize(ctx context.Context, want string) error {
 	if want == "" {
 		return errForbidden
 	}
-	got, ok := ctx.Value(bearerKey{}).(string)
-	if !ok {
+	rq := requestFrom(ctx)
+	if rq == nil || rq.bearer == "" {
 		return errUnauthenticated
 	}
-	g, w := sha256.Sum256([]byte(got)), sha256.Sum256([]byte(want))
+	g, w := sha256.Sum256([]byte(rq.bearer)), sha256.Sum256([]byte(want))
 	if subtle.ConstantTimeCompare(g[:], w[:]) != 1 {
 		return errUnauthenticated
 	}

@@ -120,61 +120,64 @@ func perElement(child int, size *int, def int) int {
 	return 1 + n*child
 }
 
-// guard applies the per-request limits: the body is read in full up to
-// MaxBodyBytes (413 beyond, before any parsing), and the request gets
-// Timeout: its context ends then, and the client gets a 503 with a TIMEOUT
-// error even if a resolver ignores its context. The bearer token, if any,
-// is kept for the resolvers.
+// guard serves r with next within the per-request limits and returns the
+// response's status: the body is read in full up to MaxBodyBytes (413
+// beyond, before any parsing), and the request gets Timeout: its context
+// ends then, and the client gets a 503 with a TIMEOUT error even if a
+// resolver ignores its context. rq goes in the context given to next.
 //
 // next runs on the connection's own goroutine, not on one started per
 // request as http.TimeoutHandler does: a new goroutine grows gqlgen's deep
 // stack from scratch on every request, and TimeoutHandler also buffers the
 // whole response. Here the response goes straight to the client, and only
 // the timeout answer comes from another goroutine (see timeoutWriter).
-func (s *Server) guard(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > s.limits.MaxBodyBytes {
-			tooLarge(w, s.limits.MaxBodyBytes)
-			return
+func (s *Server) guard(w http.ResponseWriter, r *http.Request, rq *request, next http.Handler) (status int) {
+	if r.ContentLength > s.limits.MaxBodyBytes {
+		return tooLarge(w, s.limits.MaxBodyBytes)
+	}
+	if r.Body != nil && r.Body != http.NoBody {
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.limits.MaxBodyBytes))
+		var tooBig *http.MaxBytesError
+		switch {
+		case errors.As(err, &tooBig):
+			return tooLarge(w, s.limits.MaxBodyBytes)
+		case err != nil:
+			http.Error(w, "reading request body: "+err.Error(), http.StatusBadRequest)
+			return http.StatusBadRequest
 		}
-		if r.Body != nil && r.Body != http.NoBody {
-			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.limits.MaxBodyBytes))
-			var tooBig *http.MaxBytesError
-			switch {
-			case errors.As(err, &tooBig):
-				tooLarge(w, s.limits.MaxBodyBytes)
-				return
-			case err != nil:
-				http.Error(w, "reading request body: "+err.Error(), http.StatusBadRequest)
-				return
-			}
-			r.Body = io.NopCloser(bytes.NewReader(body))
-		}
-		ctx, cancel := context.WithTimeout(r.Context(), s.limits.Timeout)
-		defer cancel()
-		deadline, _ := ctx.Deadline()
-		tw := &timeoutWriter{w: w, header: http.Header{}, deadline: deadline}
-		stop := context.AfterFunc(ctx, tw.timeout)
-		defer func() {
-			stop()
-			tw.finish()
-		}()
-		next.ServeHTTP(tw, r.WithContext(withBearer(ctx, r.Header.Get("Authorization"))))
-	})
+		r.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.limits.Timeout)
+	defer cancel()
+	deadline, _ := ctx.Deadline()
+	tw := &timeoutWriter{w: w, header: http.Header{}, deadline: deadline, status: http.StatusOK}
+	stop := context.AfterFunc(ctx, tw.timeout)
+	// Deferred, so that even a panic out of next (which net/http
+	// recovers) leaves w to net/http alone.
+	defer func() {
+		stop()
+		status = tw.finish()
+	}()
+	next.ServeHTTP(tw, r.WithContext(context.WithValue(ctx, requestKey{}, rq)))
+	return status
 }
 
 // timeoutBody is the response to a request that ran out of time: a GraphQL
 // error, so that clients handle it like the others.
 const timeoutBody = `{"errors":[{"message":"request timed out","extensions":{"code":"TIMEOUT"}}],"data":null}`
 
-func tooLarge(w http.ResponseWriter, limit int64) {
+// tooLarge answers a request whose body is over limit and returns the
+// status.
+func tooLarge(w http.ResponseWriter, limit int64) int {
 	http.Error(w, fmt.Sprintf("request body larger than %d bytes", limit), http.StatusRequestEntityTooLarge)
+	return http.StatusRequestEntityTooLarge
 }
 
-// timeoutWriter is the response writer of a request with a deadline. The handler's response passes straight through to w; if the
-// deadline comes before the handler has begun it, the client gets the
-// timeout answer instead, at once, and the handler's later writes fail
-// with http.ErrHandlerTimeout.
+// timeoutWriter is the response writer of a request with a deadline. The
+// handler's response passes straight through to w; if the deadline comes
+// before the handler has begun it, the client gets the timeout answer
+// instead, at once, and the handler's later writes fail with
+// http.ErrHandlerTimeout.
 //
 // The handler and timeout run on different goroutines: mu orders their use
 // of w, and the handler gets a header map of its own, copied to w's when
@@ -190,6 +193,8 @@ type timeoutWriter struct {
 	// so timeout must leave w alone.
 	started  bool
 	timedOut bool
+	// status is that of the response the client gets.
+	status int
 }
 
 func (tw *timeoutWriter) Header() http.Header { return tw.header }
@@ -222,7 +227,7 @@ func (tw *timeoutWriter) start(code int) bool {
 			tw.answerTimeout()
 			return false
 		}
-		tw.started = true
+		tw.started, tw.status = true, code
 		maps.Copy(tw.w.Header(), tw.header)
 		tw.w.WriteHeader(code)
 	}
@@ -250,7 +255,7 @@ func (tw *timeoutWriter) timeout() {
 // the connection's goroutine for a while, so the response closes the
 // connection rather than leave the client waiting on it. tw.mu is held.
 func (tw *timeoutWriter) answerTimeout() {
-	tw.timedOut, tw.started = true, true
+	tw.timedOut, tw.started, tw.status = true, true, http.StatusServiceUnavailable
 	h := tw.w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(timeoutBody)))
@@ -261,9 +266,11 @@ func (tw *timeoutWriter) answerTimeout() {
 }
 
 // finish is called when the handler returns: from then on w belongs to
-// net/http again, and a timeout that has not yet answered must not.
-func (tw *timeoutWriter) finish() {
+// net/http again, and a timeout that has not yet answered must not. It
+// returns the response's status.
+func (tw *timeoutWriter) finish() int {
 	tw.mu.Lock()
 	defer tw.mu.Unlock()
 	tw.started = true
+	return tw.status
 }

@@ -17,17 +17,28 @@ import (
 const maxOperationLabels = 100
 
 // metrics counts GraphQL requests and times them by operation name, and
-// counts the dataloaders' batches. It is a gqlgen extension (to learn the
-// operation name and whether the response has errors) and an HTTP
-// middleware (to time everything, parse and validation failures included).
+// counts the dataloaders' batches. It is a gqlgen extension, to learn the
+// operation name and whether the response has errors; Server.serveGraphQL
+// records each request (record), so that everything is timed, parse and
+// validation failures included.
 type metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
 	batches  *prometheus.CounterVec
 	keys     *prometheus.CounterVec
 
-	mu    sync.Mutex
-	names map[string]bool
+	mu sync.Mutex
+	// ops holds the series of each label (see operation), looked up once:
+	// finding them in the vectors by label values hashes the values on
+	// every request.
+	ops   map[string]*operationMetrics
+	named int
+}
+
+// operationMetrics are the series of one operation label.
+type operationMetrics struct {
+	ok, failed prometheus.Counter
+	duration   prometheus.Observer
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -49,57 +60,62 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Name: "papergraph_dataloader_keys_total",
 			Help: "Ids looked up by the per-request dataloaders, by loader.",
 		}, []string{"loader"}),
-		names: map[string]bool{},
+		ops: map[string]*operationMetrics{},
 	}
 	reg.MustRegister(m.requests, m.duration, m.batches, m.keys)
 	return m
 }
 
-func (m *metrics) batch(loader string, keys int) {
-	m.batches.WithLabelValues(loader).Inc()
-	m.keys.WithLabelValues(loader).Add(float64(keys))
+// batchCounter returns the function that counts a store call of loader
+// for keys ids.
+func (m *metrics) batchCounter(loader string) func(keys int) {
+	batches, ids := m.batches.WithLabelValues(loader), m.keys.WithLabelValues(loader)
+	return func(keys int) {
+		batches.Inc()
+		ids.Add(float64(keys))
+	}
 }
 
-// label returns the metric label for an operation name.
-func (m *metrics) label(name string) string {
-	if name == "" {
-		return "anonymous"
+// operation returns the series of an operation name: "anonymous" for
+// none, "other" for the names beyond the first maxOperationLabels.
+func (m *metrics) operation(name string) *operationMetrics {
+	label := name
+	if label == "" {
+		label = "anonymous"
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if !m.names[name] {
-		if len(m.names) >= maxOperationLabels {
-			return "other"
-		}
-		m.names[name] = true
+	if om, ok := m.ops[label]; ok {
+		return om
 	}
-	return name
-}
-
-// requestInfo is what the extension learns about a request, for the
-// middleware to record when the response is written.
-type requestInfo struct {
-	operation string
-	failed    bool
-}
-
-type requestInfoKey struct{}
-
-// instrument times and counts each request to next.
-func (m *metrics) instrument(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		info := &requestInfo{}
-		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
-		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), requestInfoKey{}, info)))
-		op := m.label(info.operation)
-		outcome := "ok"
-		if info.failed || sw.status != http.StatusOK {
-			outcome = "error"
+	if name != "" {
+		if m.named >= maxOperationLabels {
+			label = "other"
+			if om, ok := m.ops[label]; ok {
+				return om
+			}
+		} else {
+			m.named++
 		}
-		m.requests.WithLabelValues(op, outcome).Inc()
-		m.duration.WithLabelValues(op).Observe(time.Since(start).Seconds())
-	})
+	}
+	om := &operationMetrics{
+		ok:       m.requests.WithLabelValues(label, "ok"),
+		failed:   m.requests.WithLabelValues(label, "error"),
+		duration: m.duration.WithLabelValues(label),
+	}
+	m.ops[label] = om
+	return om
+}
+
+// record counts and times a request answered with status in d.
+func (m *metrics) record(rq *request, status int, d time.Duration) {
+	om := m.operation(rq.operation)
+	if rq.failed || status != http.StatusOK {
+		om.failed.Inc()
+	} else {
+		om.ok.Inc()
+	}
+	om.duration.Observe(d.Seconds())
 }
 
 var _ interface {
@@ -116,8 +132,8 @@ func (m *metrics) Validate(graphql.ExecutableSchema) error { return nil }
 // MutateOperationParameters records the operation name the request
 // gives, for requests that fail to parse; it changes nothing.
 func (m *metrics) MutateOperationParameters(ctx context.Context, params *graphql.RawParams) *gqlerror.Error {
-	if info, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok {
-		info.operation = params.OperationName
+	if rq := requestFrom(ctx); rq != nil {
+		rq.operation = params.OperationName
 	}
 	return nil
 }
@@ -126,8 +142,8 @@ func (m *metrics) MutateOperationParameters(ctx context.Context, params *graphql
 // the request need not give when the document has one operation; it
 // changes nothing.
 func (m *metrics) MutateOperationContext(ctx context.Context, opCtx *graphql.OperationContext) *gqlerror.Error {
-	if info, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok && opCtx.Operation != nil {
-		info.operation = opCtx.Operation.Name
+	if rq := requestFrom(ctx); rq != nil && opCtx.Operation != nil {
+		rq.operation = opCtx.Operation.Name
 	}
 	return nil
 }
@@ -135,22 +151,8 @@ func (m *metrics) MutateOperationContext(ctx context.Context, opCtx *graphql.Ope
 // InterceptResponse records whether the response carries errors.
 func (m *metrics) InterceptResponse(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
 	resp := next(ctx)
-	if info, ok := ctx.Value(requestInfoKey{}).(*requestInfo); ok && resp != nil && len(resp.Errors) > 0 {
-		info.failed = true
+	if rq := requestFrom(ctx); rq != nil && resp != nil && len(resp.Errors) > 0 {
+		rq.failed = true
 	}
 	return resp
 }
-
-// statusWriter remembers the status code written.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	w.status = code
-	w.ResponseWriter.WriteHeader(code)
-}
-
-// Unwrap lets http.ResponseController reach the underlying writer.
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -130,9 +130,10 @@ func New(cfg Options) (*Server, error) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m := newMetrics(reg)
+	f := newFetchers(cfg.Store, m, s.limits.LoaderWait)
 
 	mux := http.NewServeMux()
-	mux.Handle("/query", s.cors(m.instrument(s.guard(s.graphQL(m)))))
+	mux.Handle("/query", s.cors(s.serveGraphQL(m, f, s.graphQL(m))))
 	mux.Handle("GET /{$}", s.playground())
 	if cfg.PlaygroundAssets != "" {
 		mux.Handle("GET /playground-assets/", http.StripPrefix("/playground-assets/", http.FileServer(http.Dir(cfg.PlaygroundAssets))))
@@ -177,5 +178,40 @@ func (s *Server) graphQL(m *metrics) http.Handler {
 	h.Use(m)
 	h.Use(depthLimit{max: s.limits.MaxDepth})
 	h.Use(extension.FixedComplexityLimit(s.limits.MaxComplexity))
-	return withLoaders(s.cfg.Store, m, s.limits.LoaderWait, h)
+	return h
+}
+
+// serveGraphQL serves /query: it times and counts each request and hands
+// it, within the limits of guard, to gql with the request's state in its
+// context.
+func (s *Server) serveGraphQL(m *metrics, f *fetchers, gql http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rq := &request{bearer: bearerToken(r.Header.Get("Authorization")), loaders: loaders{fetch: f}}
+		status := s.guard(w, r, rq, gql)
+		m.record(rq, status, time.Since(start))
+	})
+}
+
+// request is what the server keeps about one GraphQL request, in its
+// context under requestKey. It is one value rather than one per concern
+// because each context.WithValue and Request.WithContext allocates.
+type request struct {
+	// bearer is the token of the request's Authorization header, "" for
+	// none (see authorize).
+	bearer string
+	// operation and failed are what the metrics extension learns about
+	// the request; the resolvers are done with them when they are read.
+	operation string
+	failed    bool
+	loaders   loaders
+}
+
+type requestKey struct{}
+
+// requestFrom returns the state of the request that ctx belongs to, nil
+// outside /query.
+func requestFrom(ctx context.Context) *request {
+	rq, _ := ctx.Value(requestKey{}).(*request)
+	return rq
 }
