@@ -145,26 +145,23 @@ func (c *checker) paperRecords() error {
 			want = append(want, e.ID())
 		}
 		slices.Sort(want)
-		var got []string
-		it := c.txn.NewIterator(badger.IteratorOptions{Prefix: paperEdgePrefix(id)})
-		for it.Rewind(); it.Valid(); it.Next() {
-			got = append(got, string(it.Item().Key()[1+PaperIDLen:]))
-		}
-		it.Close()
-		if !slices.Equal(got, want) {
+		got, err := paperEdges(c.txn, id)
+		if err != nil {
+			c.add("%v", err)
+		} else if !slices.Equal(got, want) {
 			c.add("paper %s: record lists entities %v, edges are %v", id, want, got)
 		}
 		tf, n := termFreqs(&p)
 		pt := paperTerms{unique: uint64(len(tf)), length: uint64(n)}
 		c.docLen += uint64(n)
-		v, err := getValue(c.txn, textKey(id))
+		tv, err := getValue(c.txn, textKey(id))
 		switch {
 		case errors.Is(err, badger.ErrKeyNotFound):
 			c.add("paper %s: text record missing", id)
 		case err != nil:
 			return err
 		default:
-			r, err := decodeTextRecord(v)
+			r, err := decodeTextRecord(tv)
 			if err != nil {
 				c.add("paper %s: %v", id, err)
 				break
@@ -209,14 +206,29 @@ func (c *checker) entityRecords() error {
 }
 
 func (c *checker) paperEdges() error {
-	return c.scan([]byte{prefixPaperEdge}, func(k, _ []byte) error {
-		pid, eid, err := parsePaperEdgeKey(k)
-		if err != nil {
-			c.add("%v", err)
+	return c.scan([]byte{prefixPaperEdge}, func(k, v []byte) error {
+		pid := string(k[1:])
+		ids, err := decodeEdges(v)
+		switch {
+		case len(pid) != PaperIDLen:
+			c.add("edges %q: malformed paper id", k)
 			return nil
+		case err != nil:
+			c.add("edges of %s: %v", pid, err)
+			return nil
+		case len(ids) == 0:
+			c.add("edges of %s: empty", pid)
+		case !slices.IsSorted(ids) || len(slices.Compact(slices.Clone(ids))) != len(ids):
+			c.add("edges of %s: not sorted or repeated: %v", pid, ids)
 		}
-		c.edges++
-		return c.edgeEnds("edge "+pid+" -> "+eid, pid, eid, entityEdgeKey(eid, pid), "0x04")
+		for _, eid := range ids {
+			c.edges++
+			reverse := func() (bool, error) { return c.exists(entityEdgeKey(eid, pid)) }
+			if err := c.edgeEnds("edge "+pid+" -> "+eid, pid, eid, reverse, "0x04"); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 
@@ -227,17 +239,22 @@ func (c *checker) entityEdges() error {
 			c.add("%v", err)
 			return nil
 		}
-		return c.edgeEnds("edge "+eid+" <- "+pid, pid, eid, paperEdgeKey(pid, eid), "0x03")
+		reverse := func() (bool, error) { return hasEdge(c.txn, pid, eid) }
+		return c.edgeEnds("edge "+eid+" <- "+pid, pid, eid, reverse, "0x03")
 	})
 }
 
-// edgeEnds checks that an edge's reverse key and both ends exist.
-func (c *checker) edgeEnds(what, pid, eid string, reverse []byte, reverseName string) error {
+// edgeEnds checks that an edge's reverse and both ends exist.
+func (c *checker) edgeEnds(what, pid, eid string, reverse func() (bool, error), reverseName string) error {
 	for _, x := range []struct {
-		key  []byte
-		name string
-	}{{reverse, "reverse key " + reverseName}, {paperKey(pid), "paper"}, {entityKey(eid), "entity"}} {
-		ok, err := c.exists(x.key)
+		exists func() (bool, error)
+		name   string
+	}{
+		{reverse, "reverse " + reverseName},
+		{func() (bool, error) { return c.exists(paperKey(pid)) }, "paper"},
+		{func() (bool, error) { return c.exists(entityKey(eid)) }, "entity"},
+	} {
+		ok, err := x.exists()
 		if err != nil {
 			return err
 		}

@@ -25,15 +25,15 @@ func TestCheckFindsDamage(t *testing.T) {
 	}{
 		{"missing reverse edge", func(txn *badger.Txn) error {
 			return txn.Delete(entityEdgeKey("dataset:gsm8k", p.ID))
-		}, "reverse key 0x04 missing"},
+		}, "reverse 0x04 missing"},
 		{"missing forward edge", func(txn *badger.Txn) error {
-			return txn.Delete(paperEdgeKey(p.ID, "dataset:gsm8k"))
-		}, "reverse key 0x03 missing"},
+			return txn.Set(edgesKey(p.ID), appendEdges(nil, []string{"dataset:osworld-g"}))
+		}, "reverse 0x03 missing"},
 		{"edge to a missing entity", func(txn *badger.Txn) error {
 			return txn.Delete(entityKey("dataset:gsm8k"))
 		}, "entity missing"},
 		{"edge to a missing paper", func(txn *badger.Txn) error {
-			if err := txn.Set(paperEdgeKey(paperID(2), "dataset:gsm8k"), nil); err != nil {
+			if err := txn.Set(edgesKey(paperID(2)), appendEdges(nil, []string{"dataset:gsm8k"})); err != nil {
 				return err
 			}
 			return txn.Set(entityEdgeKey("dataset:gsm8k", paperID(2)), nil)
@@ -65,7 +65,7 @@ func TestCheckFindsDamage(t *testing.T) {
 			return txn.Set(sourceKey("b.txt", 3), []byte(paperID(9)))
 		}, "source b.txt #3"},
 		{"record and edges disagree", func(txn *badger.Txn) error {
-			if err := txn.Set(paperEdgeKey(p.ID, "dataset:osworld"), nil); err != nil {
+			if err := txn.Set(edgesKey(p.ID), appendEdges(nil, []string{"dataset:gsm8k", "dataset:osworld", "dataset:osworld-g"})); err != nil {
 				return err
 			}
 			return txn.Set(entityEdgeKey("dataset:osworld", p.ID), nil)

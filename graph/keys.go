@@ -11,7 +11,7 @@ package graph
 //	0x00   | "version"                                | uint32 format version      | Open refuses newer formats
 //	0x01   | paper id (16)                            | paper record (JSON)        | Paper, listing papers in id order
 //	0x02   | entity id                                | entity record (JSON)       | Entity
-//	0x03   | paper id (16) | entity id                | empty                      | entities of a paper (one prefix scan)
+//	0x03   | paper id (16)                            | entity ids (see below)     | entities of a paper (one point read)
 //	0x04   | entity id | 0x00 | paper id (16)         | empty                      | papers of an entity (one prefix scan)
 //	0x05   | entity id                                | uint64 paper count         | degree, exact, same txn as the edges
 //	0x06   | kind (1) | ^degree (8) | entity id       | empty                      | top entities by degree per kind
@@ -23,6 +23,10 @@ package graph
 //	0x0C   | counter name                             | uint64                     | stats: papers, edges, entities per kind, total doc length, blocks
 //	0x0D   | source | 0x00 | index (4)                | paper id                   | papers of a source file in order
 //	0x0E   | paper id (16)                            | text record (see below)    | BM25 length normalisation, term frequency of one paper
+//
+// A paper's edges (0x03) are one value: its entity ids in byte order,
+// each followed by 0x00. A key per edge cost as many memtable inserts as
+// the papers of an entity (0x04), which must stay one key each to be paged.
 //
 // Full-text postings are grouped in blocks: each PutPapers transaction
 // takes the next block number (counter "blocks") and writes one 0x0A key
@@ -51,8 +55,8 @@ import (
 )
 
 // formatVersion is the on-disk format this code writes and reads. Format
-// 1 had a posting key per (term, paper) and a bare document length at
-// 0x0E.
+// 1 had a posting key per (term, paper), a bare document length at 0x0E
+// and a key per edge at 0x03.
 const formatVersion uint32 = 2
 
 // Key prefixes: part of the on-disk format, never renumber.
@@ -85,23 +89,30 @@ func paperKey(id string) []byte { return cat1(prefixPaper, id) }
 // entityKey: 0x02 | entity id.
 func entityKey(id string) []byte { return cat1(prefixEntity, id) }
 
-// paperEdgeKey: 0x03 | paper id (16 bytes, fixed) | entity id.
-func paperEdgeKey(paperID, entityID string) []byte {
-	k := make([]byte, 0, 1+len(paperID)+len(entityID))
-	k = append(k, prefixPaperEdge)
-	k = append(k, paperID...)
-	return append(k, entityID...)
+// edgesKey: 0x03 | paper id (16 bytes).
+func edgesKey(paperID string) []byte { return cat1(prefixPaperEdge, paperID) }
+
+// appendEdges encodes entity ids, sorted, as an edges value.
+func appendEdges(b []byte, ids []string) []byte {
+	for _, id := range ids {
+		b = append(b, id...)
+		b = append(b, sep)
+	}
+	return b
 }
 
-// paperEdgePrefix: 0x03 | paper id; scans a paper's entities.
-func paperEdgePrefix(paperID string) []byte { return cat1(prefixPaperEdge, paperID) }
-
-// parsePaperEdgeKey is the inverse of paperEdgeKey.
-func parsePaperEdgeKey(k []byte) (paperID, entityID string, err error) {
-	if len(k) < 1+PaperIDLen+1 || k[0] != prefixPaperEdge {
-		return "", "", fmt.Errorf("bad paper edge key %q", k)
+// decodeEdges returns the entity ids of an edges value.
+func decodeEdges(v []byte) ([]string, error) {
+	var ids []string
+	for len(v) > 0 {
+		i := bytes.IndexByte(v, sep)
+		if i <= 0 {
+			return ids, fmt.Errorf("bad edges value: empty or unterminated id")
+		}
+		ids = append(ids, string(v[:i]))
+		v = v[i+1:]
 	}
-	return string(k[1 : 1+PaperIDLen]), string(k[1+PaperIDLen:]), nil
+	return ids, nil
 }
 
 // entityEdgeKey: 0x04 | entity id | 0x00 | paper id (16 bytes).

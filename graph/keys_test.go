@@ -17,7 +17,7 @@ func TestKeys(t *testing.T) {
 		{"version", versionKey(), []byte("\x00version")},
 		{"paper", paperKey(pid), []byte("\x010123456789abcdef")},
 		{"entity", entityKey("dataset:gsm8k"), []byte("\x02dataset:gsm8k")},
-		{"paper edge", paperEdgeKey(pid, "task:qa"), []byte("\x030123456789abcdeftask:qa")},
+		{"paper edges", edgesKey(pid), []byte("\x030123456789abcdef")},
 		{"entity edge", entityEdgeKey("task:qa", pid), []byte("\x04task:qa\x000123456789abcdef")},
 		{"degree", degreeKey("task:qa"), []byte("\x05task:qa")},
 		{"top", topKey(Dataset, 2, "dataset:x"), []byte("\x06\x03\xff\xff\xff\xff\xff\xff\xff\xfddataset:x")},
@@ -50,11 +50,8 @@ func TestTopKeyOrder(t *testing.T) {
 }
 
 func TestParseBadKeys(t *testing.T) {
-	bad := [][]byte{nil, {prefixPaperEdge}, []byte("\x04no-separator"), []byte("\x04task:qa\x00short"), {prefixTop, 1, 2}, []byte("\x0dsrc\x00\x01"), []byte("\x0aterm\x00short")}
+	bad := [][]byte{nil, []byte("\x04no-separator"), []byte("\x04task:qa\x00short"), {prefixTop, 1, 2}, []byte("\x0dsrc\x00\x01"), []byte("\x0aterm\x00short")}
 	for _, k := range bad {
-		if _, _, err := parsePaperEdgeKey(k); err == nil && (len(k) == 0 || k[0] == prefixPaperEdge) {
-			t.Errorf("parsePaperEdgeKey(%q) succeeded; want an error", k)
-		}
 		if _, _, err := parseEntityEdgeKey(k); err == nil {
 			t.Errorf("parseEntityEdgeKey(%q) succeeded; want an error", k)
 		}
@@ -84,9 +81,12 @@ func FuzzKeys(f *testing.F) {
 		if Slug(name) == "" || bytes.IndexByte([]byte(term+source), sep) >= 0 || term == "" {
 			t.Skip()
 		}
-		if p, e, err := parsePaperEdgeKey(paperEdgeKey(pid, eid)); err != nil || p != pid || e != eid {
-			t.Errorf("parsePaperEdgeKey(paperEdgeKey(%q, %q)) = %q, %q, %v", pid, eid, p, e, err)
+		ids := []string{eid, EntityID(k, term+"x")}
+		slices.Sort(ids)
+		if got, err := decodeEdges(appendEdges(nil, ids)); err != nil || !slices.Equal(got, ids) {
+			t.Errorf("decodeEdges(appendEdges(%q)) = %q, %v", ids, got, err)
 		}
+		decodeEdges([]byte(name)) // must not panic
 		if e, p, err := parseEntityEdgeKey(entityEdgeKey(eid, pid)); err != nil || p != pid || e != eid {
 			t.Errorf("parseEntityEdgeKey(entityEdgeKey(%q, %q)) = %q, %q, %v", eid, pid, e, p, err)
 		}

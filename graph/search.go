@@ -318,7 +318,7 @@ func listText(ctx context.Context, txn *badger.Txn, f PaperFilter, first int, af
 	if f.Entity != "" || f.Kind != 0 || f.Source != "" {
 		keep = func(pid string) (bool, error) {
 			if f.Entity != "" {
-				if ok, err := has(txn, paperEdgeKey(pid, f.Entity)); err != nil || !ok {
+				if ok, err := hasEdge(txn, pid, f.Entity); err != nil || !ok {
 					return false, err
 				}
 			}

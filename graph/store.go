@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -67,7 +68,7 @@ type Store struct {
 // peak RSS does (128 MiB: 0.8 GiB for 10k papers, 2.1 GiB for 100k;
 // 32 MiB: 0.4 GiB for 10k).
 const (
-	memTableSize   = 32 << 20 // also bounds a transaction at 15%: ~4.8 MiB, ~35k entries
+	memTableSize   = 64 << 20 // also bounds a transaction at 15%: ~4.8 MiB, ~35k entries
 	numMemtables   = 3
 	blockCacheSize = 64 << 20
 	indexCacheSize = 32 << 20
@@ -443,8 +444,12 @@ func (w *writer) uint64At(d map[string]*delta, name string, key []byte) (*delta,
 	}
 	x := &delta{orig: v, cur: v}
 	d[name] = x
-	w.entries += 3 // value, and for degrees the old and new top keys
-	w.bytes += 3 * (len(key) + 30)
+	n := 1
+	if key[0] == prefixDegree {
+		n = 3 // and the old and new top keys
+	}
+	w.entries += n
+	w.bytes += n * (len(key) + 30)
 	return x, nil
 }
 
@@ -628,7 +633,7 @@ func (w *writer) putPaper(p *Paper) (outcome, error) {
 		if _, keep := newIDs[id]; keep {
 			continue
 		}
-		if err := w.remove(paperEdgeKey(p.ID, id), entityEdgeKey(id, p.ID)); err != nil {
+		if err := w.remove(entityEdgeKey(id, p.ID)); err != nil {
 			return 0, err
 		}
 		if err := w.addDegree(id, k, -1); err != nil {
@@ -642,13 +647,24 @@ func (w *writer) putPaper(p *Paper) (outcome, error) {
 		if _, had := oldIDs[id]; had {
 			continue
 		}
-		if err := w.mark(paperEdgeKey(p.ID, id), entityEdgeKey(id, p.ID)); err != nil {
+		if err := w.mark(entityEdgeKey(id, p.ID)); err != nil {
 			return 0, err
 		}
 		if err := w.addDegree(id, k, 1); err != nil {
 			return 0, err
 		}
 		if err := w.addCounter(counterEdges, 1); err != nil {
+			return 0, err
+		}
+	}
+	if !maps.Equal(oldIDs, newIDs) {
+		ids := slices.Sorted(maps.Keys(newIDs))
+		if len(ids) == 0 {
+			err = w.remove(edgesKey(p.ID))
+		} else {
+			err = w.write(edgesKey(p.ID), appendEdges(nil, ids))
+		}
+		if err != nil {
 			return 0, err
 		}
 	}
@@ -1018,13 +1034,11 @@ func readPaper(txn *badger.Txn, id string) (Paper, error) {
 		return p, fmt.Errorf("paper %s: decode record: %w", id, err)
 	}
 	p.Entities = p.Entities[:0]
-	it := txn.NewIterator(badger.IteratorOptions{Prefix: paperEdgePrefix(id)})
-	defer it.Close()
-	for it.Rewind(); it.Valid(); it.Next() {
-		_, eid, err := parsePaperEdgeKey(it.Item().Key())
-		if err != nil {
-			return p, err
-		}
+	ids, err := paperEdges(txn, id)
+	if err != nil {
+		return p, err
+	}
+	for _, eid := range ids {
 		e, err := readEntity(txn, eid, false)
 		if err != nil {
 			return p, fmt.Errorf("paper %s: %w", id, err)

@@ -61,6 +61,37 @@ func has(txn *badger.Txn, key []byte) (bool, error) {
 	return err == nil, err
 }
 
+// paperEdges returns the ids of the entities paper pid links to (0x03),
+// in byte order; none when it has none or does not exist.
+func paperEdges(txn *badger.Txn, pid string) ([]string, error) {
+	item, err := txn.Get(edgesKey(pid))
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	err = item.Value(func(v []byte) error {
+		ids, err = decodeEdges(v)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("paper %s: %w", pid, err)
+	}
+	return ids, nil
+}
+
+// hasEdge reports whether paper pid links to entity eid.
+func hasEdge(txn *badger.Txn, pid, eid string) (bool, error) {
+	ids, err := paperEdges(txn, pid)
+	if err != nil {
+		return false, err
+	}
+	_, ok := slices.BinarySearch(ids, eid)
+	return ok, nil
+}
+
 // readPaperRecord reads the stored record of paper id (0x01), entity
 // references as stored. Traversals read hundreds of records per call, so
 // it decodes with go-json-experiment/json: half the time of encoding/json
@@ -244,14 +275,16 @@ func (s *Store) Sharing(ctx context.Context, id string, q SharingQuery) ([]Match
 		}
 		sc := newKeyScanner(txn)
 		defer sc.close()
+		ids, err := paperEdges(txn, id)
+		if err != nil {
+			return err
+		}
 		var own []string
-		sc.scan(paperEdgePrefix(id), nil, func(k []byte, _ *badger.Item) bool {
-			eid := string(k[1+PaperIDLen:])
+		for _, eid := range ids {
 			if kinds[entityKind(eid)] {
 				own = append(own, eid)
 			}
-			return true
-		})
+		}
 		groups, err := shareGroups(txn, sc, own, q.Family)
 		if err != nil {
 			return err
@@ -490,7 +523,7 @@ func rankSharing(ctx context.Context, txn *badger.Txn, sc *keyScanner, self stri
 			if b.unknown && checks < sharingChecks {
 				checks++
 				var err error
-				if mask, err = checkHubs(txn, sc, pid, mask, hubBits); err != nil {
+				if mask, err = checkHubs(txn, pid, mask, hubBits); err != nil {
 					return nil, err
 				}
 			}
@@ -517,30 +550,14 @@ func rankSharing(ctx context.Context, txn *badger.Txn, sc *keyScanner, self stri
 }
 
 // checkHubs adds to mask the bits of the hub groups that paper pid is
-// linked to. At 100k papers a point read costs about 10µs (bloom filters
-// skip most tables) and a seek about 35µs (it positions a cursor in every
-// level), so up to three hub members are point reads and more (families)
-// one scan of the paper's edges.
-func checkHubs(txn *badger.Txn, sc *keyScanner, pid paperKeyID, mask uint64, hubBits map[string]uint64) (uint64, error) {
-	if len(hubBits) > 3 {
-		p := paperEdgePrefix(string(pid[:]))
-		sc.scan(p, nil, func(k []byte, _ *badger.Item) bool {
-			mask |= hubBits[string(k[len(p):])]
-			return true
-		})
-		return mask, nil
+// linked to: one point read of its edges (about 10µs at 100k papers).
+func checkHubs(txn *badger.Txn, pid paperKeyID, mask uint64, hubBits map[string]uint64) (uint64, error) {
+	ids, err := paperEdges(txn, string(pid[:]))
+	if err != nil {
+		return 0, err
 	}
-	for m, bits := range hubBits {
-		if mask&bits == bits {
-			continue
-		}
-		ok, err := has(txn, paperEdgeKey(string(pid[:]), m))
-		if err != nil {
-			return 0, err
-		}
-		if ok {
-			mask |= bits
-		}
+	for _, id := range ids {
+		mask |= hubBits[id]
 	}
 	return mask, nil
 }
@@ -692,14 +709,15 @@ func (s *Store) Neighborhood(ctx context.Context, id string, q NeighborhoodQuery
 // neighbors calls fn with each neighbour of node u of an allowed kind
 // (papers always are) until fn returns false: a paper's entities, or an
 // entity's broader entities, narrower entities, then papers.
-func neighbors(sc *keyScanner, u string, kinds [5]bool, fn func(v string) bool) {
+func neighbors(sc *keyScanner, u string, kinds [5]bool, fn func(v string) bool) error {
 	if IsPaperID(u) {
-		p := paperEdgePrefix(u)
-		sc.scan(p, nil, func(k []byte, _ *badger.Item) bool {
-			v := string(k[len(p):])
-			return !kinds[entityKind(v)] || fn(v)
-		})
-		return
+		ids, err := paperEdges(sc.txn, u)
+		for _, v := range ids {
+			if kinds[entityKind(v)] && !fn(v) {
+				break
+			}
+		}
+		return err
 	}
 	more := true
 	for _, prefix := range []byte{prefixBroader, prefixNarrower} {
@@ -710,11 +728,12 @@ func neighbors(sc *keyScanner, u string, kinds [5]bool, fn func(v string) bool) 
 			return more
 		})
 		if !more {
-			return
+			return nil
 		}
 	}
 	p := entityEdgePrefix(u)
 	sc.scan(p, nil, func(k []byte, _ *badger.Item) bool { return fn(string(k[len(p):])) })
+	return nil
 }
 
 // nodeReader reads the records of a traversal's nodes once each. A
@@ -929,7 +948,7 @@ func bfsPath(ctx context.Context, txn *badger.Txn, sc *keyScanner, from, to stri
 		meet := ""
 		for _, u := range side.frontier {
 			n := 0
-			neighbors(sc, u, all, func(v string) bool {
+			err := neighbors(sc, u, all, func(v string) bool {
 				if _, seen := side.parent[v]; !seen {
 					side.parent[v] = u
 					next = append(next, v)
@@ -943,8 +962,10 @@ func bfsPath(ctx context.Context, txn *badger.Txn, sc *keyScanner, from, to stri
 				}
 				return n < pathFanout
 			})
+			if err != nil {
+				return nil, false, err
+			}
 			if meet == "" && n == pathFanout {
-				var err error
 				if meet, err = hubMeet(txn, u, side, other); err != nil {
 					return nil, false, err
 				}
@@ -972,7 +993,7 @@ func hubMeet(txn *badger.Txn, u string, side, other *bfsSide) (string, error) {
 		if !IsPaperID(p) {
 			continue
 		}
-		ok, err := has(txn, paperEdgeKey(p, u))
+		ok, err := hasEdge(txn, p, u)
 		if err != nil {
 			return "", err
 		}
@@ -1115,17 +1136,22 @@ func listPapers(ctx context.Context, txn *badger.Txn, f PaperFilter, first int, 
 		}
 		bySource = false
 	case byKind:
-		// Edges of one paper are adjacent in 0x03 and an entity id starts
-		// with its kind: the first edge of the kind yields the paper, the
-		// others of the same paper are skipped.
+		// A paper's edges (0x03) are one value and an entity id starts
+		// with its kind.
 		d.prefix = []byte{prefixPaperEdge}
-		d.minLen = 1 + PaperIDLen + 1
-		want := []byte(f.Kind.String() + ":")
-		d.paperID = func(k []byte, _ *badger.Item) (string, error) {
-			if !bytes.HasPrefix(k[1+PaperIDLen:], want) {
-				return "", nil
+		d.minLen = 1 + PaperIDLen
+		want := []byte{sep}
+		want = append(append(want, f.Kind.String()...), ':')
+		d.paperID = func(k []byte, item *badger.Item) (string, error) {
+			found := false
+			err := item.Value(func(v []byte) error {
+				found = bytes.HasPrefix(v, want[1:]) || bytes.Contains(v, want)
+				return nil
+			})
+			if err != nil || !found {
+				return "", err
 			}
-			return string(k[1 : 1+PaperIDLen]), nil
+			return string(k[1:]), nil
 		}
 		byKind = false
 	default:
@@ -1144,7 +1170,7 @@ func listPapers(ctx context.Context, txn *badger.Txn, f PaperFilter, first int, 
 	// seek.
 	match := func(pid string) (*Paper, bool, error) {
 		if byEntity {
-			if ok, err := has(txn, paperEdgeKey(pid, f.Entity)); err != nil || !ok {
+			if ok, err := hasEdge(txn, pid, f.Entity); err != nil || !ok {
 				return nil, false, err
 			}
 		}
@@ -1163,10 +1189,6 @@ func listPapers(ctx context.Context, txn *badger.Txn, f PaperFilter, first int, 
 	sc := newKeyScanner(txn)
 	defer sc.close()
 	var scanErr error
-	last := "" // the Kind driver yields a paper once per edge of the kind
-	if start != nil && d.prefix[0] == prefixPaperEdge {
-		last = string(start[1 : 1+PaperIDLen])
-	}
 	sc.scan(d.prefix, start, func(k []byte, item *badger.Item) bool {
 		if start != nil && bytes.Equal(k, start) {
 			return true
@@ -1176,10 +1198,9 @@ func listPapers(ctx context.Context, txn *badger.Txn, f PaperFilter, first int, 
 			scanErr = err
 			return false
 		}
-		if pid == "" || pid == last {
+		if pid == "" {
 			return true
 		}
-		last = pid
 		p, ok, err := match(pid)
 		if err != nil {
 			scanErr = err
@@ -1254,16 +1275,14 @@ func countPapers(ctx context.Context, txn *badger.Txn, d paperDriver, match func
 	defer sc.close()
 	n, seen := 0, 0
 	var err error
-	last := ""
 	sc.scan(d.prefix, nil, func(k []byte, item *badger.Item) bool {
 		var pid string
 		if pid, err = d.paperID(k, item); err != nil {
 			return false
 		}
-		if pid == "" || pid == last {
+		if pid == "" {
 			return true
 		}
-		last = pid
 		seen++
 		var ok bool
 		if _, ok, err = match(pid); err != nil {
@@ -1631,13 +1650,15 @@ func (s *Store) CoOccurring(ctx context.Context, id string, k Kind, limit int) (
 			if i%256 == 0 && ctx.Err() != nil {
 				return ctx.Err()
 			}
-			pp := paperEdgePrefix(pid)
-			sc.scan(append(pp, kindName...), nil, func(key []byte, _ *badger.Item) bool {
-				if e := string(key[len(pp):]); e != id {
+			ids, err := paperEdges(txn, pid)
+			if err != nil {
+				return err
+			}
+			for _, e := range ids {
+				if e != id && strings.HasPrefix(e, kindName) {
 					counts[e]++
 				}
-				return true
-			})
+			}
 		}
 		refs := make([]entityRef, 0, len(counts))
 		for e, n := range counts {
