@@ -125,6 +125,55 @@ func (w *doc) entriesEndingAt(start, end int) []int {
 	return out
 }
 
+// wordClass marks the roles a word plays in the context patterns, by its
+// lower-case form. Each word is looked up once, in wordClasses, when it
+// is split off; the patterns then test bits rather than hash the word
+// into one map per question, which was most of their time.
+type wordClass uint16
+
+const (
+	introGerund wordClass = 1 << iota // introGerunds
+	introVerb                         // a form of introVerbs (isIntroVerb)
+	namingWord                        // namingWords
+	methodHead                        // methodHeads
+	determiner                        // determiners
+	datasetHead                       // datasetHeads
+	afterOnVerb                       // notAfterOn
+	listLeadWord                      // listLead
+	commonCap                         // commonCapitalised
+	unit                              // units
+	notName                           // notNames
+)
+
+var wordClasses = func() map[string]wordClass {
+	m := map[string]wordClass{}
+	for c, set := range map[wordClass]map[string]bool{
+		introGerund: introGerunds, namingWord: namingWords, methodHead: methodHeads,
+		determiner: determiners, datasetHead: datasetHeads, afterOnVerb: notAfterOn,
+		listLeadWord: listLead, commonCap: commonCapitalised, unit: units, notName: notNames,
+	} {
+		for w := range set {
+			m[w] |= c
+		}
+	}
+	// Every word isIntroVerb accepts is a verb with one of these endings.
+	for v := range introVerbs {
+		for _, end := range []string{"", "s", "d", "ds", "es"} {
+			if isIntroVerb(v + end) {
+				m[v+end] |= introVerb
+			}
+		}
+	}
+	return m
+}()
+
+// isIntroVerb reports whether a lower-case word is a form of an
+// introducing verb: "propose", "proposes", "proposed", "introduces".
+func isIntroVerb(w string) bool {
+	verb := strings.TrimSuffix(strings.TrimSuffix(w, "s"), "d")
+	return introVerbs[w] || introVerbs[verb] || introVerbs[strings.TrimSuffix(w, "es")]
+}
+
 var introGerunds = map[string]bool{
 	"proposing": true, "introducing": true, "presenting": true, "developing": true, "designing": true,
 	"building": true, "constructing": true, "releasing": true, "curating": true, "creating": true,
@@ -160,9 +209,8 @@ func (w *doc) name(defs map[string]*acronym) string {
 		}
 	}
 	for i, wd := range w.words {
-		verb := strings.TrimSuffix(strings.TrimSuffix(wd.lower, "s"), "d")
-		gerund := introGerunds[wd.lower] && i > 0 && (w.words[i-1].lower == "by" || w.words[i-1].lower == "via")
-		if gerund || introVerbs[wd.lower] || introVerbs[verb] || introVerbs[strings.TrimSuffix(wd.lower, "es")] {
+		gerund := wd.class&introGerund != 0 && i > 0 && (w.words[i-1].lower == "by" || w.words[i-1].lower == "via")
+		if gerund || wd.class&introVerb != 0 {
 			if gerund || w.introducedBy(i) {
 				if s := w.objectName(i+1, defs); s != "" {
 					consider(s, w.words[i].start)
@@ -176,10 +224,10 @@ func (w *doc) name(defs map[string]*acronym) string {
 			break
 		}
 		switch {
-		case namingWords[wd.lower] && i+1 < len(w.words):
+		case wd.class&namingWord != 0 && i+1 < len(w.words):
 			consider(w.namedAfter(i+1, defs), wd.start)
-		case wd.lower == "our" && i+2 < len(w.words) && methodHeads[w.words[i+1].lower] && w.words[i+1].comma:
-			if c := w.words[i+2]; (c.named || capitalised(c.text) && !commonCapitalised[c.lower]) && !w.generic(c) {
+		case wd.lower == "our" && i+2 < len(w.words) && w.words[i+1].class&methodHead != 0 && w.words[i+1].comma:
+			if c := w.words[i+2]; (c.named || capitalised(c.text) && c.class&commonCap == 0) && !w.generic(c) {
 				consider(c.text, wd.start)
 			}
 		case (wd.lower == "proposed" || wd.lower == "resulting") && i+1 < len(w.words):
@@ -230,7 +278,7 @@ func (w *doc) objectName(start int, defs map[string]*acronym) string {
 		}
 	}
 	obj := start
-	for obj < end && determiners[w.words[obj].lower] {
+	for obj < end && w.words[obj].class&determiner != 0 {
 		obj++
 	}
 	if obj >= end {
@@ -249,7 +297,7 @@ func (w *doc) objectName(start int, defs map[string]*acronym) string {
 	}
 	// ..., named X.
 	for j := obj; j < end-1; j++ {
-		if namingWords[w.words[j].lower] {
+		if w.words[j].class&namingWord != 0 {
 			return w.namedAfter(j+1, defs)
 		}
 	}
@@ -266,7 +314,7 @@ func (w *doc) objectName(start int, defs map[string]*acronym) string {
 		break
 	}
 	// We propose X, ... / We introduce LINO UniPS with ...
-	if c := w.words[obj]; (c.named || capitalised(c.text) && !commonCapitalised[c.lower] && w.standsAlone(obj)) && !w.generic(c) && !c.open {
+	if c := w.words[obj]; (c.named || capitalised(c.text) && c.class&commonCap == 0 && w.standsAlone(obj)) && !w.generic(c) && !c.open {
 		name := c.text
 		for k := obj + 1; k < end && !w.words[k-1].comma && !w.words[k-1].stop && w.words[k].named && !w.words[k].open; k++ {
 			name = w.text.Clean[c.start:w.words[k].end]
@@ -307,7 +355,7 @@ func (w *doc) standsAlone(i int) bool {
 		return true
 	}
 	next := w.words[i+1]
-	return next.open || determiners[next.lower] || next.lower == "which" || next.lower == "that" || next.lower == "to" || next.lower == "for" || next.lower == "with"
+	return next.open || next.class&determiner != 0 || next.lower == "which" || next.lower == "that" || next.lower == "to" || next.lower == "for" || next.lower == "with"
 }
 
 // namedAfter returns the name given after "named", "termed" and the like:
@@ -329,7 +377,7 @@ func (w *doc) namedAfter(j int, defs map[string]*acronym) string {
 			break
 		}
 	}
-	if (c.named || capitalised(c.text) && !commonCapitalised[c.lower] && w.standsAlone(j)) && !w.generic(c) {
+	if (c.named || capitalised(c.text) && c.class&commonCap == 0 && w.standsAlone(j)) && !w.generic(c) {
 		return c.text
 	}
 	return ""
@@ -401,7 +449,7 @@ func (w *doc) datasets(defs map[string]*acronym, name string) {
 		if !w.candidate(i, defs) {
 			continue
 		}
-		lower := strings.ToLower(wd.text)
+		lower := wd.lower
 		switch {
 		case hasDigit(wd.text) && sizeSuffix.MatchString(wd.text) && wd.named:
 			is[i] = true
@@ -409,11 +457,11 @@ func (w *doc) datasets(defs map[string]*acronym, name string) {
 			is[i] = true
 		case w.afterDatasetHead(i):
 			is[i] = true
-		case i+1 < len(w.words) && datasetHeads[w.words[i+1].lower] && !wd.comma && !wd.stop:
+		case i+1 < len(w.words) && w.words[i+1].class&datasetHead != 0 && !wd.comma && !wd.stop:
 			is[i] = true
 		case w.appositiveDataset(i):
 			is[i] = true
-		case wd.text != name && i > 0 && (w.words[i-1].lower == "on" || w.words[i-1].lower == "in") && !w.words[i-1].stop && wd.named && !(i > 1 && notAfterOn[w.words[i-2].lower]) && !wd.open:
+		case wd.text != name && i > 0 && (w.words[i-1].lower == "on" || w.words[i-1].lower == "in") && !w.words[i-1].stop && wd.named && !(i > 1 && w.words[i-2].class&afterOnVerb != 0) && !wd.open:
 			is[i] = true
 		}
 	}
@@ -472,10 +520,10 @@ var listLead = map[string]bool{"e.g": true, "e.g.": true, "i.e": true, "i.e.": t
 func (w *doc) afterDatasetHead(i int) bool {
 	for j := i - 1; j >= 0 && j >= i-3; j-- {
 		prev := w.words[j]
-		if datasetHeads[prev.lower] {
+		if prev.class&datasetHead != 0 {
 			return !prev.stop && (!prev.comma || j < i-1)
 		}
-		if !listLead[prev.lower] || prev.stop && prev.lower != "e.g" && prev.lower != "i.e" {
+		if prev.class&listLeadWord == 0 || prev.stop && prev.lower != "e.g" && prev.lower != "i.e" {
 			return false
 		}
 	}
@@ -524,7 +572,7 @@ func (w *doc) isCandidate(i int, defs map[string]*acronym) bool {
 			return false
 		}
 	}
-	if commonCapitalised[wd.lower] || datasetHeads[wd.lower] || units[wd.lower] || notNames[wd.lower] || strings.ContainsAny(wd.text, "@%$/=+<>'’()") {
+	if wd.class&(commonCap|datasetHead|unit|notName) != 0 || strings.ContainsAny(wd.text, "@%$/=+<>'’()") {
 		return false
 	}
 	if a := defs[singular(wd.text)]; a != nil && a.long >= 0 {
@@ -604,11 +652,11 @@ func (w *doc) appositiveDataset(i int) bool {
 			return false
 		}
 	}
-	if j >= len(w.words) || !determiners[w.words[j].lower] {
+	if j >= len(w.words) || w.words[j].class&determiner == 0 {
 		return false
 	}
 	for k := j + 1; k < len(w.words) && k-j <= 8; k++ {
-		if datasetHeads[w.words[k].lower] {
+		if w.words[k].class&datasetHead != 0 {
 			return true
 		}
 		if w.words[k].stop || w.words[k].comma {

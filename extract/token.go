@@ -121,6 +121,9 @@ func (p *parts) split(s string) {
 			words[i].lower = strings.ToLower(words[i].text)
 		}
 	}
+	for i := range words {
+		words[i].class = wordClasses[words[i].lower]
+	}
 	p.toks, p.words, p.buf = toks, words, buf
 }
 

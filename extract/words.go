@@ -14,11 +14,12 @@ type word struct {
 	start, end int // byte offsets of text in the cleaned text
 	text       string
 	lower      string
-	named      bool // nameLike(text)
-	open       bool // a "(" or "[" before it
-	close      bool // a ")" or "]" after it
-	comma      bool // a "," after it
-	stop       bool // a ".", ";", ":", "!" or "?" after it: a clause ends
+	class      wordClass // wordClasses[lower]
+	named      bool      // nameLike(text)
+	open       bool      // a "(" or "[" before it
+	close      bool      // a ")" or "]" after it
+	comma      bool      // a "," after it
+	stop       bool      // a ".", ";", ":", "!" or "?" after it: a clause ends
 }
 
 const (
