@@ -110,8 +110,9 @@ type doc struct {
 	order []string          // entity ids in order of first mention
 	// taken marks cleaned-text bytes already explained by a vocabulary
 	// match, so context patterns don't re-read them as new names.
-	taken []bool
-	cand  []int8 // memo of candidate: 0 unknown, 1 yes, -1 no
+	taken   []bool
+	cand    []int8  // memo of candidate: 0 unknown, 1 yes, -1 no
+	matches []match // matchVocab's, kept for its array
 }
 
 // Extract returns the paper described by d with its id, name, label,
@@ -127,10 +128,11 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	s.taken = resize(s.taken, len(t.Clean)+1)
 	s.cand = resize(s.cand, len(s.parts.words))
 	s.ids = x.v.appendTokenIDs(s.ids[:0], s.parts.toks)
-	w := &doc{x: x, text: t, toks: s.parts.toks, words: s.parts.words, found: map[string]*found{}, taken: s.taken, cand: s.cand}
+	w := &doc{x: x, text: t, toks: s.parts.toks, words: s.parts.words, found: map[string]*found{}, taken: s.taken, cand: s.cand, matches: s.matches}
 	ids := s.ids
 	w.matchVocab(x.v.entities, ids)
 	w.matchVocab(x.v.modalities, ids)
+	s.matches = w.matches
 	acronyms := w.resolveAcronyms()
 	name := w.name(acronyms)
 	w.datasets(acronyms, name)
@@ -165,6 +167,7 @@ type scratch struct {
 	start, end []int32
 	parts      parts
 	ids        []uint32
+	matches    []match
 	taken      []bool
 	cand       []int8
 }
@@ -206,7 +209,8 @@ func (w *doc) add(kind graph.Kind, name string, entry, start, end int) {
 }
 
 func (w *doc) matchVocab(t *trie, ids []uint32) {
-	for _, m := range t.match(w.toks, ids) {
+	w.matches = t.match(w.matches[:0], w.toks, ids)
+	for _, m := range w.matches {
 		start, end := w.toks[m.first].start, w.toks[m.last].end
 		if t == w.x.v.entities && w.partOfName(start, end) {
 			continue

@@ -11,8 +11,8 @@ type match struct {
 // linear in the text times the longest alias (a handful of tokens), and
 // independent of the vocabulary's size.
 // ids are the tokens' ids in the trie's token-id space (vocab.tokenIDs).
-func (v *trie) match(toks []token, ids []uint32) []match {
-	var out []match
+// The hits are appended to out, whose array is reused across abstracts.
+func (v *trie) match(out []match, toks []token, ids []uint32) []match {
 	for i := 0; i < len(toks); {
 		best, bestLast := []int(nil), -1
 		node := uint32(0)

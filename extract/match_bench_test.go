@@ -32,8 +32,8 @@ func BenchmarkMatch(b *testing.B) {
 	for b.Loop() {
 		for _, toks := range texts {
 			ids := x.v.appendTokenIDs(nil, toks)
-			x.v.entities.match(toks, ids)
-			x.v.modalities.match(toks, ids)
+			x.v.entities.match(nil, toks, ids)
+			x.v.modalities.match(nil, toks, ids)
 		}
 	}
 }

@@ -132,17 +132,17 @@ func (w *doc) entriesEndingAt(start, end int) []int {
 type wordClass uint16
 
 const (
-	introGerund wordClass = 1 << iota // introGerunds
-	introVerb                         // a form of introVerbs (isIntroVerb)
-	namingWord                        // namingWords
-	methodHead                        // methodHeads
-	determiner                        // determiners
-	datasetHead                       // datasetHeads
-	afterOnVerb                       // notAfterOn
-	listLeadWord                      // listLead
-	commonCap                         // commonCapitalised
-	unit                              // units
-	notName                           // notNames
+	introGerund  wordClass = 1 << iota // introGerunds
+	introVerb                          // a form of introVerbs (isIntroVerb)
+	namingWord                         // namingWords
+	methodHead                         // methodHeads
+	determiner                         // determiners
+	datasetHead                        // datasetHeads
+	afterOnVerb                        // notAfterOn
+	listLeadWord                       // listLead
+	commonCap                          // commonCapitalised
+	unit                               // units
+	notName                            // notNames
 )
 
 var wordClasses = func() map[string]wordClass {
