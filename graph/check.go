@@ -133,7 +133,7 @@ func (c *checker) paperRecords() error {
 			c.add("paper %q: malformed id", id)
 		}
 		var p Paper
-		if err := json.Unmarshal(v, &p); err != nil {
+		if err := decodePaperRecord(v, &p); err != nil {
 			c.add("paper %s: undecodable record: %v", id, err)
 			return nil
 		}

@@ -591,15 +591,12 @@ func (w *writer) putPaper(p *Paper) (outcome, error) {
 	}
 	var old Paper
 	if exists {
-		if err := json.Unmarshal(oldVal, &old); err != nil {
+		if err := decodePaperRecord(oldVal, &old); err != nil {
 			return 0, fmt.Errorf("paper %s: decode stored record: %w", p.ID, err)
 		}
 	}
 	rec := paperRecord(p, &old, exists)
-	val, err := json.Marshal(rec)
-	if err != nil {
-		return 0, fmt.Errorf("paper %s: %w", p.ID, err)
-	}
+	val := appendPaperRecord(nil, rec)
 	// Entity records and the taxonomy are merged whatever happens to the
 	// paper: a new vocabulary may add aliases without changing the edges.
 	for _, e := range p.Entities {
@@ -1030,8 +1027,8 @@ func readPaper(txn *badger.Txn, id string) (Paper, error) {
 	if err != nil {
 		return p, fmt.Errorf("paper %s: %w", id, err)
 	}
-	if err := json.Unmarshal(val, &p); err != nil {
-		return p, fmt.Errorf("paper %s: decode record: %w", id, err)
+	if err := decodePaperRecord(val, &p); err != nil {
+		return p, fmt.Errorf("paper %s: %w", id, err)
 	}
 	p.Entities = p.Entities[:0]
 	ids, err := paperEdges(txn, id)

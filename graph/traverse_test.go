@@ -3,7 +3,6 @@ package graph
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -13,7 +12,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/dgraph-io/badger/v4"
 	gocmp "github.com/google/go-cmp/cmp"
 )
 
@@ -771,45 +769,6 @@ func TestTop(t *testing.T) {
 			if e.PaperCount == 0 {
 				t.Errorf("Top(%v): %s has PaperCount 0", tt.kind, e.ID())
 			}
-		}
-	}
-}
-
-func TestPaperRecordDecode(t *testing.T) {
-	// readPaperRecord decodes with go-json-experiment/json what PutPapers
-	// wrote with encoding/json: both must read the same Paper.
-	rich := Paper{
-		ID: fxID(77), Name: "Dolphin", Label: "Dolphin: «ünïcode» \"quoted\" \\ <tags> &amp;",
-		Title: "A title\twith\ncontrol", Abstract: "Invalid \xff byte and emoji 🐬 and \u2028 separator.",
-		Source: "a.jsonl", Index: 3, URL: "https://example.org/?a=1&b=2", Venue: "ICLR", Year: 2025,
-		Authors: []string{"A. Author", "B. Autor"}, Keywords: []string{"k1"},
-		Entities: []Entity{
-			{Kind: Dataset, Name: "OSWorld-G", Broader: []string{"OSWorld"}, Aliases: []string{"OSW-G"}},
-			{Kind: Technique, Name: "LoRA"},
-		},
-		Ancestors: []Entity{{Kind: Dataset, Name: "OSWorld"}},
-		Mentions:  []Mention{{Kind: Technique, Entity: "LoRA", Text: "LoRA", Start: 1, End: 5}},
-	}
-	s := openFixture(t, append(fixture(), rich))
-	for _, p := range append(fixture(), rich) {
-		var want Paper
-		var got Paper
-		err := s.db.View(func(txn *badger.Txn) error {
-			item, err := txn.Get(paperKey(p.ID))
-			if err != nil {
-				return err
-			}
-			if err := item.Value(func(v []byte) error { return json.Unmarshal(v, &want) }); err != nil {
-				return err
-			}
-			got, err = readPaperRecord(txn, p.ID)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := gocmp.Diff(want, got); diff != "" {
-			t.Errorf("readPaperRecord(%s) differs from encoding/json (-want +got):\n%s", p.ID, diff)
 		}
 	}
 }
