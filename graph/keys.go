@@ -9,7 +9,7 @@ package graph
 //	prefix | key fields (width)                       | value                      | serves
 //	-------+------------------------------------------+----------------------------+------------------------------------------
 //	0x00   | "version"                                | uint32 format version      | Open refuses newer formats
-//	0x01   | paper id (16)                            | paper record (JSON)        | Paper, listing papers in id order
+//	0x01   | paper id (16)                            | paper record (record.go)   | Paper, listing papers in id order
 //	0x02   | entity id                                | entity record (JSON)       | Entity
 //	0x03   | paper id (16)                            | entity ids (see below)     | entities of a paper (one point read)
 //	0x04   | entity id | 0x00 | paper id (16)         | empty                      | papers of an entity (one prefix scan)
