@@ -93,7 +93,7 @@ func idInto(buf []byte, clean string) string {
 
 // found is an entity found in one abstract, with its evidence.
 type found struct {
-	id       string // entity id, set by fill
+	id       string // entity id
 	kind     graph.Kind
 	name     string
 	entry    int // vocabulary entry, or -1 for a name found by a context pattern
@@ -107,7 +107,12 @@ type doc struct {
 	toks  []token
 	words []word
 	found map[string]*found // by entity id
-	order []string          // entity ids in order of first mention
+	order []*found          // in order of first mention
+	// founds and mentions are arenas for add's found values and their
+	// first mentions, reused across abstracts: most of an abstract's
+	// allocations were these.
+	founds   []found
+	mentions []graph.Mention
 	// taken marks cleaned-text bytes already explained by a vocabulary
 	// match, so context patterns don't re-read them as new names.
 	taken   []bool
@@ -128,7 +133,15 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	s.taken = resize(s.taken, len(t.Clean)+1)
 	s.cand = resize(s.cand, len(s.parts.words))
 	s.ids = x.v.appendTokenIDs(s.ids[:0], s.parts.toks)
-	w := &doc{x: x, text: t, toks: s.parts.toks, words: s.parts.words, found: map[string]*found{}, taken: s.taken, cand: s.cand, matches: s.matches}
+	if s.found == nil {
+		s.found = map[string]*found{}
+	}
+	clear(s.found)
+	w := &doc{
+		x: x, text: t, toks: s.parts.toks, words: s.parts.words,
+		found: s.found, order: s.order[:0], founds: s.founds[:0], mentions: s.mentions[:0],
+		taken: s.taken, cand: s.cand, matches: s.matches,
+	}
 	ids := s.ids
 	w.matchVocab(x.v.entities, ids)
 	w.matchVocab(x.v.modalities, ids)
@@ -156,6 +169,9 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	}
 	w.fill(&p)
 	p.Label = label(p, t.Clean)
+	// Keep the arrays, possibly grown, for the next abstract: p holds
+	// copies of everything in them.
+	s.order, s.founds, s.mentions = w.order, w.founds, w.mentions
 	return p
 }
 
@@ -168,6 +184,10 @@ type scratch struct {
 	parts      parts
 	ids        []uint32
 	matches    []match
+	found      map[string]*found
+	order      []*found
+	founds     []found
+	mentions   []graph.Mention
 	taken      []bool
 	cand       []int8
 }
@@ -195,9 +215,9 @@ func (w *doc) add(kind graph.Kind, name string, entry, start, end int) {
 	}
 	f, ok := w.found[id]
 	if !ok {
-		f = &found{kind: kind, name: name, entry: entry}
+		f = w.newFound(found{id: id, kind: kind, name: name, entry: entry})
 		w.found[id] = f
-		w.order = append(w.order, id)
+		w.order = append(w.order, f)
 	}
 	a, b := w.text.Span(start, end)
 	for _, m := range f.mentions {
@@ -246,14 +266,29 @@ func (w *doc) partOfName(start, end int) bool {
 	return false
 }
 
+// newFound returns a pointer to a copy of f, from w's arena, with room
+// for a few mentions from w's mention arena.
+func (w *doc) newFound(f found) *found {
+	const room = 4 // mentions; more are rare, and append then allocates
+	if len(w.founds) == cap(w.founds) {
+		// A new array: w.found points into the old one.
+		w.founds = make([]found, 0, max(64, 2*cap(w.founds)))
+	}
+	if cap(w.mentions)-len(w.mentions) < room {
+		w.mentions = make([]graph.Mention, 0, max(256, 2*cap(w.mentions)))
+	}
+	n := len(w.mentions)
+	f.mentions = w.mentions[n : n : n+room]
+	w.mentions = w.mentions[:n+room]
+	w.founds = append(w.founds, f)
+	return &w.founds[len(w.founds)-1]
+}
+
 // fill copies the found entities, their ancestors and mentions into p.
 func (w *doc) fill(p *graph.Paper) {
-	fs := make([]*found, 0, len(w.order))
+	fs := slices.Clone(w.order)
 	nMentions := 0
-	for _, id := range w.order {
-		f := w.found[id]
-		f.id = id
-		fs = append(fs, f)
+	for _, f := range fs {
 		nMentions += len(f.mentions)
 	}
 	slices.SortFunc(fs, func(a, b *found) int {
@@ -302,14 +337,9 @@ func (w *doc) fill(p *graph.Paper) {
 func (w *doc) dropOwnName(name string) {
 	for _, k := range []graph.Kind{graph.Technique, graph.Task} {
 		id := graph.EntityID(k, name)
-		if _, ok := w.found[id]; ok {
+		if f, ok := w.found[id]; ok {
 			delete(w.found, id)
-			for i, o := range w.order {
-				if o == id {
-					w.order = append(w.order[:i], w.order[i+1:]...)
-					break
-				}
-			}
+			w.order = slices.DeleteFunc(w.order, func(o *found) bool { return o == f })
 		}
 	}
 }

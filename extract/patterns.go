@@ -110,8 +110,7 @@ func wordByte(c byte) bool {
 func (w *doc) entriesEndingAt(start, end int) []int {
 	var out []int
 	a, b := w.text.Span(start, end)
-	for _, f := range w.order {
-		fd := w.found[f]
+	for _, fd := range w.order {
 		if fd.entry < 0 || fd.kind == graph.Modality {
 			continue
 		}
@@ -391,8 +390,7 @@ func (w *doc) generic(wd word) bool {
 		return false
 	}
 	a, b := w.text.Span(wd.start, wd.end)
-	for _, id := range w.order {
-		f := w.found[id]
+	for _, f := range w.order {
 		if f.entry < 0 || f.kind == graph.Dataset || f.kind == graph.Modality {
 			continue
 		}
