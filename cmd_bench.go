@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
@@ -372,8 +373,12 @@ func (b *bench) extractSample(ctx context.Context) error {
 
 // ingest streams the whole corpus through a pool of extraction workers
 // into batched PutPapers calls on a fresh store in dir, as the ingest
-// command does, then closes the store and measures it on disk.
+// command does (with its heap limit), then closes the store and measures
+// it on disk.
 func (b *bench) ingest(ctx context.Context, dir string) error {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(ingestMemoryLimit))
+	}
 	c, err := openBenchCorpus(b.x, b.cfg.seed, b.cfg.corpus)
 	if err != nil {
 		return err
