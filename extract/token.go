@@ -42,32 +42,39 @@ func (p *parts) split(s string) {
 	toks, words, buf := p.toks[:0], p.words[:0], p.buf[:0]
 	// same reports whether buf still has the byte offsets of s.
 	same := true
-	// The open token starts at tok (-1: none). Its key is hashed from its
-	// lower-cased bytes as they come: h is the hash so far, prevH the hash
-	// without the last byte, n the length, last and prev the last two
-	// bytes, which decide the plural rule (tokenKey).
-	tok := -1
-	var h, prevH uint64
-	var n int
-	var last, prev byte
+	// The open token starts at tok in s (-1: none) and at tokBuf in buf;
+	// h is the FNV-1a hash of its lower-cased bytes so far.
+	tok, tokBuf := -1, 0
+	var h uint64
 	wordStart := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c < utf8.RuneSelf {
-			l := lowerASCII[c]
-			buf = append(buf, l)
-			switch {
-			case asciiWord[c]:
-				if tok < 0 {
-					tok, h, n = i, fnvOffset, 0
+		if asciiWord[c] {
+			if tok < 0 {
+				tok, tokBuf, h = i, len(buf), fnvOffset
+			}
+			// The rest of an ASCII run in this tighter loop: most of
+			// the text.
+			for {
+				l := lowerASCII[c]
+				buf = append(buf, l)
+				h = (h ^ uint64(l)) * fnvPrime
+				if i++; i == len(s) {
+					break
 				}
-				prevH, h = h, (h^uint64(l))*fnvPrime
-				prev, last = last, l
-				n++
-			case tok >= 0:
-				toks = append(toks, token{start: tok, end: i, text: s[tok:i], key: tokenKey(h, prevH, n, last, prev)})
+				if c = s[i]; !asciiWord[c] {
+					break
+				}
+			}
+			continue
+		}
+		if c < utf8.RuneSelf {
+			// Not a letter or digit, and not changed by lower-casing.
+			if tok >= 0 {
+				toks = append(toks, token{start: tok, end: i, text: s[tok:i], key: tokenKey(h, buf[tokBuf:])})
 				tok = -1
 			}
+			buf = append(buf, c)
 			if c == ' ' {
 				words = appendWord(words, s, wordStart, i)
 				wordStart = i + 1
@@ -76,6 +83,14 @@ func (p *parts) split(s string) {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
+		letter := unicode.IsLetter(r) || unicode.IsDigit(r)
+		if !letter && tok >= 0 {
+			toks = append(toks, token{start: tok, end: i, text: s[tok:i], key: tokenKey(h, buf[tokBuf:])})
+			tok = -1
+		}
+		if letter && tok < 0 {
+			tok, tokBuf, h = i, len(buf), fnvOffset
+		}
 		at := len(buf)
 		if r == utf8.RuneError && size == 1 {
 			// strings.ToLower writes U+FFFD for the byte: offsets move.
@@ -85,19 +100,10 @@ func (p *parts) split(s string) {
 			buf = utf8.AppendRune(buf, unicode.ToLower(r))
 			same = same && len(buf)-at == size
 		}
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if tok < 0 {
-				tok, h, n = i, fnvOffset, 0
-			}
+		if letter {
 			for _, l := range buf[at:] {
-				prevH, h = h, (h^uint64(l))*fnvPrime
-				prev, last = last, l
-				n++
+				h = (h ^ uint64(l)) * fnvPrime
 			}
-		case tok >= 0:
-			toks = append(toks, token{start: tok, end: i, text: s[tok:i], key: tokenKey(h, prevH, n, last, prev)})
-			tok = -1
 		}
 		// An em dash separates words like a space: "BARREL—a framework".
 		if r == '—' {
@@ -107,7 +113,7 @@ func (p *parts) split(s string) {
 		i += size
 	}
 	if tok >= 0 {
-		toks = append(toks, token{start: tok, end: len(s), text: s[tok:], key: tokenKey(h, prevH, n, last, prev)})
+		toks = append(toks, token{start: tok, end: len(s), text: s[tok:], key: tokenKey(h, buf[tokBuf:])})
 	}
 	words = appendWord(words, s, wordStart, len(s))
 	p.lower = ""
@@ -127,19 +133,20 @@ func (p *parts) split(s string) {
 	p.toks, p.words, p.buf = toks, words, buf
 }
 
-// tokenKey returns the key of a token whose lower-cased form, of n bytes
-// ending in prev and last, hashes to h, and without its last byte to
-// prevH: the hash of normToken's form, which drops a final plural "s"
-// from words longer than three letters not ending in "ss".
-func tokenKey(h, prevH uint64, n int, last, prev byte) uint64 {
-	if n > 3 && last == 's' && prev != 's' {
-		return prevH
+// tokenKey returns the key of a token whose lower-cased form b hashes
+// to h: the hash of normToken's form, which drops a final plural "s"
+// from words longer than three letters not ending in "ss". Undoing the
+// last step of FNV-1a gives the hash without the "s".
+func tokenKey(h uint64, b []byte) uint64 {
+	if n := len(b); n > 3 && b[n-1] == 's' && b[n-2] != 's' {
+		return (h * fnvPrimeInverse) ^ 's'
 	}
 	return h
 }
 
-// asciiWord marks the ASCII letters and digits.
-var asciiWord = func() (t [utf8.RuneSelf]bool) {
+// asciiWord marks the ASCII letters and digits. It has 256 entries so
+// that any byte indexes it.
+var asciiWord = func() (t [256]bool) {
 	for c := '0'; c <= '9'; c++ {
 		t[c] = true
 	}
@@ -149,8 +156,9 @@ var asciiWord = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
-// lowerASCII lower-cases an ASCII byte.
-var lowerASCII = func() (t [utf8.RuneSelf]byte) {
+// lowerASCII lower-cases an ASCII byte. It has 256 entries so that
+// any byte indexes it.
+var lowerASCII = func() (t [256]byte) {
 	for c := range t {
 		t[c] = byte(c)
 	}
@@ -185,6 +193,10 @@ func normToken(w string) string {
 // make them match alike; with tens of thousands of vocabulary tokens that
 // is not a practical concern.
 const fnvOffset, fnvPrime = 14695981039346656037, 1099511628211
+
+// fnvPrimeInverse is the inverse of fnvPrime modulo 2^64:
+// fnvPrime*fnvPrimeInverse == 1 in uint64 arithmetic.
+const fnvPrimeInverse = 0xce965057aff6957b
 
 // singular returns w without a final plural "s" after an upper-case
 // letter or digit ("LLMs" -> "LLM"), for case-sensitive acronym matches.
