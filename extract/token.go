@@ -47,6 +47,9 @@ func (p *parts) split(s string) {
 	tok, tokBuf := -1, 0
 	var h uint64
 	wordStart := 0
+	// cased is non-zero when the open word has an upper-case or a
+	// non-ASCII byte: a word with neither is not nameLike.
+	var cased byte
 	for i := 0; i < len(s); {
 		c := s[i]
 		if asciiWord[c] {
@@ -57,6 +60,7 @@ func (p *parts) split(s string) {
 			// the text.
 			for {
 				l := lowerASCII[c]
+				cased |= l ^ c
 				buf = append(buf, l)
 				h = (h ^ uint64(l)) * fnvPrime
 				if i++; i == len(s) {
@@ -76,12 +80,13 @@ func (p *parts) split(s string) {
 			}
 			buf = append(buf, c)
 			if c == ' ' {
-				words = appendWord(words, s, wordStart, i)
-				wordStart = i + 1
+				words = appendWord(words, s, wordStart, i, cased != 0)
+				wordStart, cased = i+1, 0
 			}
 			i++
 			continue
 		}
+		cased = c
 		r, size := utf8.DecodeRuneInString(s[i:])
 		letter := unicode.IsLetter(r) || unicode.IsDigit(r)
 		if !letter && tok >= 0 {
@@ -107,15 +112,15 @@ func (p *parts) split(s string) {
 		}
 		// An em dash separates words like a space: "BARREL—a framework".
 		if r == '—' {
-			words = appendWord(words, s, wordStart, i)
-			wordStart = i + size
+			words = appendWord(words, s, wordStart, i, true)
+			wordStart, cased = i+size, 0
 		}
 		i += size
 	}
 	if tok >= 0 {
 		toks = append(toks, token{start: tok, end: len(s), text: s[tok:], key: tokenKey(h, buf[tokBuf:])})
 	}
-	words = appendWord(words, s, wordStart, len(s))
+	words = appendWord(words, s, wordStart, len(s), cased != 0)
 	p.lower = ""
 	if same {
 		p.lower = string(buf)

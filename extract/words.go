@@ -39,19 +39,27 @@ var isLead, isTrail = func() (lead, trail [utf8.RuneSelf]bool) {
 }()
 
 // appendWord appends to out the word in s[a:b], a chunk between spaces
-// or em dashes, unless it is all punctuation. Its lower field is left to
-// parts.split, which knows whether s lower-cased keeps its byte offsets.
-func appendWord(out []word, s string, a, b int) []word {
+// or em dashes, unless it is all punctuation. cased reports whether the
+// chunk may have an upper-case letter; without one it is not nameLike.
+// The lower and class fields are left to parts.split, which knows
+// whether s lower-cased keeps its byte offsets.
+func appendWord(out []word, s string, a, b int, cased bool) []word {
 	if a >= b {
 		return out
 	}
 	var w word
-	for a < b && (s[a] < utf8.RuneSelf && isLead[s[a]] || strings.HasPrefix(s[a:b], "“") || strings.HasPrefix(s[a:b], "‘")) {
-		if s[a] == '(' || s[a] == '[' {
-			w.open = true
+	for a < b {
+		if c := s[a]; c < utf8.RuneSelf {
+			if !isLead[c] {
+				break
+			}
+			w.open = w.open || c == '(' || c == '['
+			a++
+		} else if strings.HasPrefix(s[a:b], "“") || strings.HasPrefix(s[a:b], "‘") {
+			a += len("“") // as long as "‘"
+		} else {
+			break
 		}
-		_, n := utf8.DecodeRuneInString(s[a:b])
-		a += n
 	}
 	for a < b {
 		r, n := rune(s[b-1]), 1
@@ -77,7 +85,7 @@ func appendWord(out []word, s string, a, b int) []word {
 		return out
 	}
 	w.start, w.end, w.text = a, b, s[a:b]
-	w.named = nameLike(w.text)
+	w.named = cased && nameLike(w.text)
 	return append(out, w)
 }
 
