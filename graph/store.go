@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/binary"
@@ -323,16 +322,35 @@ type writer struct {
 	pending  map[string]pendingValue
 	entities map[string]*entityEdit // entity id -> record as this transaction leaves it
 	degree   map[string]*delta      // entity id -> paper count
-	docFreq  map[string]*delta      // term -> document frequency
 	counter  map[string]*delta      // counter name -> value
 	// block is this transaction's postings block, 0 until a paper's text
-	// is indexed; posts are its postings by term, edits the older blocks
-	// that lose postings, by key.
+	// is indexed; terms holds its postings and the document frequency
+	// changes by term, edits the older blocks that lose postings, by key.
 	block   uint64
-	posts   map[string][]posting
+	terms   map[string]*termEdit
 	edits   map[string][]posting
 	entries int // estimated entries this transaction will write
 	bytes   int // and their size
+}
+
+// termEdit is what a transaction does to one term: the postings of its
+// block, and the change of its document frequency (0x0B) from orig.
+type termEdit struct {
+	posts     []posting
+	df        int64
+	orig, cur uint64
+}
+
+// term returns the edit of term in this transaction.
+func (w *writer) term(t string) *termEdit {
+	e := w.terms[t]
+	if e == nil {
+		e = &termEdit{}
+		w.terms[t] = e
+		w.entries += 2 // the block and the document frequency
+		w.bytes += 2*len(t) + 60
+	}
+	return e
 }
 
 type entityEdit struct {
@@ -358,9 +376,8 @@ func newWriter(txn *badger.Txn, ints map[string]uint64, cached map[string]*Entit
 		pending:  make(map[string]pendingValue),
 		entities: make(map[string]*entityEdit),
 		degree:   make(map[string]*delta),
-		docFreq:  make(map[string]*delta),
 		counter:  make(map[string]*delta),
-		posts:    make(map[string][]posting),
+		terms:    make(map[string]*termEdit),
 		edits:    make(map[string][]posting),
 	}
 }
@@ -472,15 +489,6 @@ func (w *writer) addDegree(entityID string, kind Kind, n int64) error {
 	return nil
 }
 
-func (w *writer) addDocFreq(term string, n int64) error {
-	x, err := w.uint64At(w.docFreq, term, docFreqKey(term))
-	if err != nil {
-		return err
-	}
-	x.cur = uint64(int64(x.cur) + n)
-	return nil
-}
-
 // flush hands the pending writes to the transaction. A zero degree or
 // document frequency is deleted rather than stored, so absent means zero.
 func (w *writer) flush() error {
@@ -504,12 +512,25 @@ func (w *writer) flush() error {
 			return err
 		}
 	}
-	for t, ps := range w.posts {
-		if len(ps) == 0 {
+	for t, e := range w.terms {
+		if len(e.posts) > 0 {
+			if err := w.txn.Set(postingKey(t, w.block), appendPostings(nil, e.posts)); err != nil {
+				return err
+			}
+		}
+		if e.df == 0 {
 			continue
 		}
-		slices.SortFunc(ps, func(a, b posting) int { return bytes.Compare(a.id[:], b.id[:]) })
-		if err := w.txn.Set(postingKey(t, w.block), appendPostings(nil, ps)); err != nil {
+		key := docFreqKey(t)
+		orig, ok := w.ints[string(key)]
+		if !ok {
+			var err error
+			if orig, err = getUint64(w.txn, key); err != nil {
+				return err
+			}
+		}
+		e.orig, e.cur = orig, uint64(int64(orig)+e.df)
+		if err := w.setUint64(key, e.cur); err != nil {
 			return err
 		}
 	}
@@ -542,13 +563,6 @@ func (w *writer) flush() error {
 			}
 		}
 	}
-	for term, x := range w.docFreq {
-		if x.cur != x.orig {
-			if err := w.setUint64(docFreqKey(term), x.cur); err != nil {
-				return err
-			}
-		}
-	}
 	for name, x := range w.counter {
 		if x.cur != x.orig {
 			if err := w.txn.Set(counterKey(name), binary.BigEndian.AppendUint64(nil, x.cur)); err != nil {
@@ -568,8 +582,10 @@ func (w *writer) commit() {
 	for id, x := range w.degree {
 		w.ints[string(degreeKey(id))] = x.cur
 	}
-	for t, x := range w.docFreq {
-		w.ints[string(docFreqKey(t))] = x.cur
+	for t, e := range w.terms {
+		if e.df != 0 {
+			w.ints[string(docFreqKey(t))] = e.cur
+		}
 	}
 	for name, x := range w.counter {
 		w.ints[string(counterKey(name))] = x.cur
@@ -770,26 +786,25 @@ func (w *writer) indexText(id string, p *Paper) error {
 		}
 		w.block = w.counter[counterBlocks].cur
 	}
-	r := textRecord{block: w.block, length: uint64(n), terms: make([]string, 0, len(tf)), tfs: make([]uint32, len(tf))}
-	for t := range tf {
-		r.terms = append(r.terms, t)
+	type termTF struct {
+		t  string
+		tf uint32
 	}
-	slices.Sort(r.terms)
+	sorted := make([]termTF, 0, len(tf))
+	for t, n := range tf {
+		sorted = append(sorted, termTF{t, n})
+	}
+	slices.SortFunc(sorted, func(a, b termTF) int { return strings.Compare(a.t, b.t) })
+	r := textRecord{block: w.block, length: uint64(n), terms: make([]string, len(sorted)), tfs: make([]uint32, len(sorted))}
 	var pid paperKeyID
 	copy(pid[:], id)
-	for i, t := range r.terms {
-		r.tfs[i] = tf[t]
-		ps, seen := w.posts[t]
-		if !seen {
-			w.entries++
-			w.bytes += len(t) + 30
-		}
-		w.posts[t] = append(ps, posting{pid, tf[t]})
-		w.bytes += PaperIDLen/2 + 2
-		if err := w.addDocFreq(t, 1); err != nil {
-			return err
-		}
+	for i, x := range sorted {
+		r.terms[i], r.tfs[i] = x.t, x.tf
+		e := w.term(x.t)
+		e.posts = append(e.posts, posting{pid, x.tf})
+		e.df++
 	}
+	w.bytes += len(sorted) * (PaperIDLen/2 + 2)
 	w.set(textKey(id), r.append(nil))
 	return w.addCounter(counterDocLen, int64(n))
 }
@@ -809,8 +824,10 @@ func (w *writer) unindexText(id string) error {
 	copy(pid[:], id)
 	other := func(p posting) bool { return p.id == pid }
 	for _, t := range r.terms {
+		e := w.term(t)
+		e.df--
 		if r.block == w.block {
-			w.posts[t] = slices.DeleteFunc(w.posts[t], other)
+			e.posts = slices.DeleteFunc(e.posts, other)
 		} else {
 			key := postingKey(t, r.block)
 			ps, seen := w.edits[string(key)]
@@ -826,9 +843,6 @@ func (w *writer) unindexText(id string) error {
 				w.bytes += len(key) + len(v) + 20
 			}
 			w.edits[string(key)] = slices.DeleteFunc(ps, other)
-		}
-		if err := w.addDocFreq(t, -1); err != nil {
-			return err
 		}
 	}
 	return w.addCounter(counterDocLen, -int64(r.length))
