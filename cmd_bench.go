@@ -82,7 +82,7 @@ const (
 	// benchSingleSample bounds the documents of the one-core measurement.
 	benchSingleSample = 1000
 	// benchBatch is the number of papers per PutPapers call, as in ingest.
-	benchBatch = 1000
+	benchBatch = ingestDefaultBatch
 )
 
 // benchResult is the outcome of a run; its JSON form is `bench --json`.

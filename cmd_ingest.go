@@ -84,9 +84,10 @@ flags:
 const ingestMemoryLimit = 900 << 20
 
 // ingestDefaultBatch is the default number of papers per PutPapers call:
-// large enough that per-transaction costs vanish, small enough that an
-// interrupted ingest loses little work.
-const ingestDefaultBatch = 1000
+// a few of Badger's transactions (about 1000 papers each), which PutPapers
+// pipelines, and small enough that an interrupted ingest loses little
+// work.
+const ingestDefaultBatch = 4000
 
 func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)

@@ -232,16 +232,55 @@ func (s *Store) PutPapers(ctx context.Context, papers []Paper) (PutResult, error
 	if len(s.entities) > maxCachedEntities {
 		clear(s.entities)
 	}
+	// Transactions are pipelined: the next one is built while the last is
+	// written to Badger's log and memtable, about as long. It reads a
+	// snapshot without the last one's writes, so its writer sees them
+	// through prev, and the caches publish the last one's counters and
+	// entities before they are committed; if that commit fails, so does
+	// everything after it, and the caches are dropped.
+	var (
+		txn     *badger.Txn // the next transaction, created before the last commits
+		prev    *writer     // the transaction being committed, if any
+		prevRes PutResult
+		done    chan error // its commit's outcome
+	)
+	wait := func() error {
+		if done == nil {
+			return nil
+		}
+		err := <-done
+		done = nil
+		if err == nil {
+			res.Added += prevRes.Added
+			res.Updated += prevRes.Updated
+			res.Unchanged += prevRes.Unchanged
+		}
+		return err
+	}
+	fail := func(err error) (PutResult, error) {
+		if txn != nil {
+			txn.Discard()
+		}
+		if werr := wait(); werr != nil {
+			err = werr // the first failure
+		}
+		if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+			clear(s.ints)
+			clear(s.entities)
+		}
+		return res, fmt.Errorf("put papers: %w", err)
+	}
 	for len(papers) > 0 {
 		if err := ctx.Err(); err != nil {
-			return res, err
+			return fail(err)
 		}
-		var n int
+		if txn == nil {
+			txn = s.db.NewTransaction(true)
+		}
+		w := newWriter(txn, s.ints, s.entities, prev)
 		var r PutResult
-		var w *writer
-		err := s.db.Update(func(txn *badger.Txn) error {
-			w = newWriter(txn, s.ints, s.entities)
-			r, n = PutResult{}, 0
+		n := 0
+		err := func() error {
 			for n < len(papers) && n < limit && w.entries < maxEntries && w.bytes < maxBytes {
 				o, err := w.putPaper(&papers[n])
 				if err != nil {
@@ -258,25 +297,37 @@ func (s *Store) PutPapers(ctx context.Context, papers []Paper) (PutResult, error
 				n++
 			}
 			return w.flush()
-		})
-		if err != nil {
-			clear(s.ints)
-			clear(s.entities)
-		}
+		}()
 		if errors.Is(err, badger.ErrTxnTooBig) && n > 1 {
 			// Our estimate of the transaction's size fell short; retry with
 			// fewer papers. A single paper is never split.
+			txn.Discard()
+			txn = nil
 			limit = max(1, n/2)
 			continue
 		}
 		if err != nil {
-			return res, fmt.Errorf("put papers: %w", err)
+			return fail(err)
 		}
-		w.commit()
-		res.Added += r.Added
-		res.Updated += r.Updated
-		res.Unchanged += r.Unchanged
+		if err := wait(); err != nil {
+			return fail(err)
+		}
+		w.prev = nil // committed: its writes are in the next snapshot
 		papers = papers[n:]
+		cur := txn
+		txn = nil
+		if len(papers) > 0 {
+			// Created before cur commits, so it does not wait for it.
+			txn = s.db.NewTransaction(true)
+		}
+		ch := make(chan error, 1)
+		done = ch
+		cur.CommitWith(func(err error) { ch <- err })
+		w.commit()
+		prev, prevRes = w, r
+	}
+	if err := wait(); err != nil {
+		return fail(err)
 	}
 	return res, nil
 }
@@ -316,7 +367,10 @@ const (
 // batch costs one write, not one per paper, and its top-by-degree key
 // (0x06) moves once.
 type writer struct {
-	txn      *badger.Txn
+	txn *badger.Txn
+	// prev is the transaction committed while this one is built, whose
+	// writes txn does not see: PutPapers's pipeline.
+	prev     *writer
 	ints     map[string]uint64  // Store.ints
 	cached   map[string]*Entity // Store.entities
 	pending  map[string]pendingValue
@@ -368,9 +422,10 @@ type delta struct {
 	orig, cur uint64
 }
 
-func newWriter(txn *badger.Txn, ints map[string]uint64, cached map[string]*Entity) *writer {
+func newWriter(txn *badger.Txn, ints map[string]uint64, cached map[string]*Entity, prev *writer) *writer {
 	return &writer{
 		txn:      txn,
+		prev:     prev,
 		ints:     ints,
 		cached:   cached,
 		pending:  make(map[string]pendingValue),
@@ -387,6 +442,12 @@ func newWriter(txn *badger.Txn, ints map[string]uint64, cached map[string]*Entit
 func (w *writer) get(key []byte) (val []byte, ok bool, err error) {
 	if p, hit := w.pending[string(key)]; hit {
 		return p.val, p.val != nil, nil
+	}
+	if w.prev != nil {
+		if p := w.prev.pending[string(key)]; p.dirty {
+			w.pending[string(key)] = pendingValue{val: p.val}
+			return p.val, true, nil
+		}
 	}
 	val, err = getValue(w.txn, key)
 	if errors.Is(err, badger.ErrKeyNotFound) {
@@ -832,20 +893,42 @@ func (w *writer) unindexText(id string) error {
 			key := postingKey(t, r.block)
 			ps, seen := w.edits[string(key)]
 			if !seen {
-				v, err := getValue(w.txn, key)
-				if err != nil && !errors.Is(err, badger.ErrKeyNotFound) {
+				var err error
+				if ps, err = w.postings(key, t, r.block); err != nil {
 					return err
 				}
-				if err := decodePostings(v, func(p posting) bool { ps = append(ps, p); return true }); err != nil {
-					return fmt.Errorf("term %q block %d: %w", t, r.block, err)
-				}
 				w.entries++
-				w.bytes += len(key) + len(v) + 20
+				w.bytes += len(key) + len(ps)*(PaperIDLen/2+2) + 20
 			}
 			w.edits[string(key)] = slices.DeleteFunc(ps, other)
 		}
 	}
 	return w.addCounter(counterDocLen, -int64(r.length))
+}
+
+// postings returns a copy of the postings block at key (term t, number b),
+// as the pipeline's last transaction left it when it wrote it.
+func (w *writer) postings(key []byte, t string, b uint64) ([]posting, error) {
+	if p := w.prev; p != nil {
+		if b == p.block {
+			if e := p.terms[t]; e != nil {
+				return slices.Clone(e.posts), nil
+			}
+			return nil, nil
+		}
+		if ps, ok := p.edits[string(key)]; ok {
+			return slices.Clone(ps), nil
+		}
+	}
+	v, err := getValue(w.txn, key)
+	if err != nil && !errors.Is(err, badger.ErrKeyNotFound) {
+		return nil, err
+	}
+	var ps []posting
+	if err := decodePostings(v, func(p posting) bool { ps = append(ps, p); return true }); err != nil {
+		return nil, fmt.Errorf("term %q block %d: %w", t, b, err)
+	}
+	return ps, nil
 }
 
 // union returns a followed by the elements of b not in a.

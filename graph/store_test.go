@@ -426,8 +426,53 @@ func TestPutPapersSplit(t *testing.T) {
 	mustCheck(t, s)
 }
 
-// TestReextract replaces every paper's extraction and checks that no
-// stale edge, degree, posting or counter is left behind.
+// TestPutPapersPipeline writes one paper per transaction, so that each
+// transaction is built while the one before it commits: what a paper's
+// later versions read (its record, text record and postings block, its
+// entities and their degrees) must come from the transaction in flight.
+func TestPutPapersPipeline(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	s.maxTxnEntries = 1 // one paper per transaction
+	e := func(aliases ...string) []Entity {
+		return []Entity{{Kind: Dataset, Name: "GSM8K", Aliases: aliases}}
+	}
+	a := Paper{ID: paperID(1), Label: "Dolphin", Abstract: "Dolphin swims.", Source: "a.txt", Index: 1, Entities: e("gsm-8k")}
+	a2 := a
+	a2.Title, a2.Label, a2.Entities = "Porpoise", "Porpoise", e("GSM 8K")
+	a3 := a
+	a3.Title, a3.Label, a3.Source, a3.Index = "Narwhal", "Narwhal", "b.jsonl", 4
+	b := Paper{ID: paperID(2), Label: "Whale", Abstract: "Whale sings.", Source: "a.txt", Index: 2, Entities: e()}
+	b2 := b
+	b2.Title, b2.Label = "Orca", "Orca"
+	c := Paper{ID: paperID(3), Label: "Seal", Abstract: "Seal naps.", Entities: e()}
+	r := put(t, s, a, a2, b, a3, c, b2)
+	if want := (PutResult{Added: 3, Updated: 3}); r != want {
+		t.Errorf("PutPapers = %+v; want %+v", r, want)
+	}
+	mustCheck(t, s)
+	ent, err := s.Lookup(ctx, Dataset, "GSM8K")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ent.Aliases, []string{"gsm-8k", "GSM 8K"}) || ent.PaperCount != 3 {
+		t.Errorf("GSM8K = aliases %q, %d papers; want both aliases, 3 papers", ent.Aliases, ent.PaperCount)
+	}
+	for q, want := range map[string]string{"narwhal": a.ID, "orca": b.ID, "seal": c.ID, "porpoise": "", "whale": b.ID} {
+		hits, err := s.Search(ctx, q, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got string
+		if len(hits) > 0 && hits[0].Node.Paper != nil {
+			got = hits[0].Node.Paper.ID
+		}
+		if got != want {
+			t.Errorf("Search(%q) first paper = %q; want %q", q, got, want)
+		}
+	}
+}
+
 // TestPutPapersTxnTooBig lets Badger, not PutPapers's estimate, end
 // transactions: PutPapers must retry with fewer papers, never splitting
 // one.
