@@ -29,11 +29,13 @@ func (v *trie) match(out []match, toks []token, ids []uint32) []match {
 			if node == 0 {
 				break
 			}
-			if int(node) >= len(v.terminal) {
-				continue
-			}
-			if aliases := v.terminal[node]; len(aliases) > 0 {
-				if hits := accept(aliases, toks[i:j+1]); len(hits) > 0 {
+			if t := v.term[node]; t > 0 {
+				e := &v.ends[t-1]
+				hits := e.entries
+				if e.aliases != nil {
+					hits = accept(e.aliases, toks[i:j+1])
+				}
+				if len(hits) > 0 {
 					best, bestLast = hits, j
 				}
 			}
