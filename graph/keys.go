@@ -52,7 +52,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
-	"slices"
 )
 
 // formatVersion is the on-disk format this code writes and reads. Format
@@ -252,16 +251,21 @@ func (r *textRecord) append(b []byte) []byte {
 	return b
 }
 
-// tf returns the frequency of term, 0 when absent.
-func (r *textRecord) tf(term string) uint32 {
-	if i, ok := slices.BinarySearch(r.terms, term); ok {
-		return r.tfs[i]
-	}
-	return 0
-}
-
 func decodeTextRecord(v []byte) (textRecord, error) {
 	var r textRecord
+	var err error
+	r.block, r.length, err = scanTextRecord(v, func(t []byte, tf uint32) {
+		r.terms = append(r.terms, string(t))
+		r.tfs = append(r.tfs, tf)
+	})
+	return r, err
+}
+
+// scanTextRecord returns the block and document length of a text record
+// and calls fn with each term, in a buffer fn must not keep, and its
+// frequency: a search reads a few terms of hundreds of records, and
+// decoding all of them cost most of its allocations.
+func scanTextRecord(v []byte, fn func(term []byte, tf uint32)) (block, length uint64, err error) {
 	uvarint := func() (uint64, bool) {
 		x, n := binary.Uvarint(v)
 		if n <= 0 {
@@ -271,30 +275,31 @@ func decodeTextRecord(v []byte) (textRecord, error) {
 		return x, true
 	}
 	var ok bool
-	if r.block, ok = uvarint(); !ok {
-		return r, fmt.Errorf("bad text record: no block")
+	if block, ok = uvarint(); !ok {
+		return 0, 0, fmt.Errorf("bad text record: no block")
 	}
-	if r.length, ok = uvarint(); !ok {
-		return r, fmt.Errorf("bad text record: no length")
+	if length, ok = uvarint(); !ok {
+		return 0, 0, fmt.Errorf("bad text record: no length")
 	}
+	var last []byte
 	for len(v) > 0 {
 		n, ok := uvarint()
 		if !ok || n > uint64(len(v)) {
-			return r, fmt.Errorf("bad text record: bad term length")
+			return 0, 0, fmt.Errorf("bad text record: bad term length")
 		}
-		t := string(v[:n])
+		t := v[:n]
 		v = v[n:]
 		tf, ok := uvarint()
 		if !ok || tf == 0 || tf > math.MaxUint32 {
-			return r, fmt.Errorf("bad text record: bad frequency of %q", t)
+			return 0, 0, fmt.Errorf("bad text record: bad frequency of %q", t)
 		}
-		if len(r.terms) > 0 && r.terms[len(r.terms)-1] >= t {
-			return r, fmt.Errorf("bad text record: terms out of order at %q", t)
+		if last != nil && bytes.Compare(last, t) >= 0 {
+			return 0, 0, fmt.Errorf("bad text record: terms out of order at %q", t)
 		}
-		r.terms = append(r.terms, t)
-		r.tfs = append(r.tfs, uint32(tf))
+		last = t
+		fn(t, uint32(tf))
 	}
-	return r, nil
+	return block, length, nil
 }
 
 // docFreqKey: 0x0B | term.

@@ -229,17 +229,14 @@ func rankText(ctx context.Context, txn *badger.Txn, query string, n int, keep fu
 				continue
 			}
 		}
-		tr, err := readText(txn, pid)
+		dl, err := readText(txn, pid, ts, c)
 		if err != nil {
 			return nil, 0, err
 		}
-		norm := 1 - bm25B + bm25B*float64(tr.length)/avgdl
+		norm := 1 - bm25B + bm25B*float64(dl)/avgdl
 		score := 0.0
 		for j := range ts {
 			tf := c.tf[j]
-			if c.known&(1<<j) == 0 {
-				tf = tr.tf(ts[j].term)
-			}
 			if tf > 0 {
 				score += ts[j].idf * tfWeight(tf, norm)
 			}
@@ -278,25 +275,32 @@ func rankText(ctx context.Context, txn *badger.Txn, query string, n int, keep fu
 	return best, min(matched, maxTotal), nil
 }
 
-// readText reads the text record (0x0E) of paper id: its document length
-// and term frequencies; absent is empty.
-func readText(txn *badger.Txn, id string) (textRecord, error) {
+// readText reads the text record (0x0E) of paper id: it returns the
+// document length and fills in c the frequencies of the terms ts not
+// known yet. An absent record is an empty text.
+func readText(txn *badger.Txn, id string, ts []textTerm, c *textCand) (uint64, error) {
 	item, err := txn.Get(textKey(id))
 	if errors.Is(err, badger.ErrKeyNotFound) {
-		return textRecord{}, nil
+		return 0, nil
 	}
 	if err != nil {
-		return textRecord{}, err
+		return 0, err
 	}
-	var r textRecord
+	var length uint64
 	err = item.Value(func(v []byte) error {
-		r, err = decodeTextRecord(v)
+		_, length, err = scanTextRecord(v, func(t []byte, tf uint32) {
+			for j := range ts {
+				if c.known&(1<<j) == 0 && ts[j].term == string(t) {
+					c.tf[j] = tf
+				}
+			}
+		})
 		return err
 	})
 	if err != nil {
-		return r, fmt.Errorf("paper %s: %w", id, err)
+		return 0, fmt.Errorf("paper %s: %w", id, err)
 	}
-	return r, nil
+	return length, nil
 }
 
 // listText serves ListPapers with a text filter: papers by BM25 score, the

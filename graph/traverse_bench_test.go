@@ -22,21 +22,21 @@ import (
 //	go test ./graph -run '^$' -bench 'Sharing|Neighborhood|Path|Search' -papers 100000
 //
 // Measured at 100k papers (top dataset on 31% of them), 1000 ops each, on
-// the 2-core development machine shared with other work (load 4-6), so the
+// the 2-core development machine shared with other work (load 4-5), so the
 // wall-clock tails carry the machine's load; thread CPU time beside:
 //
 //	benchmark                   p50 wall  p50 cpu  p99 wall  p99 cpu (ms)
-//	Sharing/datasets              1.4      1.2      8.1      4.4
-//	Sharing/family                2.3      1.7     18.0      8.5
-//	Neighborhood/paper-1hop       0.3      0.3      0.7      0.5
-//	Neighborhood/entity-1hop      0.4      0.3     14.8      8.8
-//	Neighborhood/hub-1hop (200)   6.5      6.1     21.9      9.0
-//	Path (4 hops, all found)      0.5      0.4      3.8      3.0
-//	Search/rare                   6.4      5.5     24.3     14.2
+//	Sharing/datasets              0.9-1.1  0.7-0.9  5.7      3.6-4.4
+//	Sharing/family                1.1      1.0      5.7      4.9
+//	Neighborhood/paper-1hop       0.3      0.2      0.7      0.5
+//	Neighborhood/entity-1hop      0.2      0.2      5.5      4.5
+//	Neighborhood/hub-1hop (200)   2.6      2.5      8.2      4.4
+//	Path (4 hops, all found)      0.2      0.1      1.8      1.7
+//	Search/rare                   6.5      4.7     23.0      9.5
 //
-// About half of Sharing's p50 is reading the 20 matched papers' records
-// (a point read and a JSON decode each, ~35µs), and nearly all of
-// Neighborhood's on a hub (200 records).
+// Sharing's p50 is mostly ranking (point reads of candidates' edges) and
+// reading the 20 matched papers' records, a point read and a few
+// microseconds of decoding each (record.go).
 var benchPapers = flag.Int("papers", 10000, "papers in the generated graph of the traversal benchmarks")
 
 // benchGraph is the generated graph, built once per process.
