@@ -371,10 +371,15 @@ func mainTask(p graph.Paper) string {
 	return p.Names(graph.Task)[0]
 }
 
+// firstWords returns the first n fields of s joined by spaces, with "…"
+// when more follow. It reads no further than field n+1.
 func firstWords(s string, n int) string {
-	f := strings.Fields(s)
-	if len(f) <= n {
-		return strings.Join(f, " ")
+	f := make([]string, 0, n)
+	for w := range strings.FieldsSeq(s) {
+		if len(f) == n {
+			return strings.Join(f, " ") + "…"
+		}
+		f = append(f, w)
 	}
-	return strings.Join(f[:n], " ") + "…"
+	return strings.Join(f, " ")
 }
