@@ -109,8 +109,8 @@ type doc struct {
 	found map[string]*found // by entity id
 	order []*found          // in order of first mention
 	// founds and mentions are arenas for add's found values and their
-	// first mentions, reused across abstracts: most of an abstract's
-	// allocations were these.
+	// mentions, reused across abstracts: most of an abstract's allocations
+	// were these.
 	founds   []found
 	mentions []graph.Mention
 	// taken marks cleaned-text bytes already explained by a vocabulary
@@ -225,6 +225,9 @@ func (w *doc) add(kind graph.Kind, name string, entry, start, end int) {
 			return
 		}
 	}
+	if len(f.mentions) == cap(f.mentions) {
+		f.mentions = append(w.carve(2*len(f.mentions)), f.mentions...)
+	}
 	f.mentions = append(f.mentions, graph.Mention{Kind: kind, Entity: name, Text: w.text.Orig[a:b], Start: a, End: b})
 }
 
@@ -267,21 +270,26 @@ func (w *doc) partOfName(start, end int) bool {
 }
 
 // newFound returns a pointer to a copy of f, from w's arena, with room
-// for a few mentions from w's mention arena.
+// for a few mentions.
 func (w *doc) newFound(f found) *found {
-	const room = 4 // mentions; more are rare, and append then allocates
 	if len(w.founds) == cap(w.founds) {
 		// A new array: w.found points into the old one.
 		w.founds = make([]found, 0, max(64, 2*cap(w.founds)))
 	}
-	if cap(w.mentions)-len(w.mentions) < room {
-		w.mentions = make([]graph.Mention, 0, max(256, 2*cap(w.mentions)))
-	}
-	n := len(w.mentions)
-	f.mentions = w.mentions[n : n : n+room]
-	w.mentions = w.mentions[:n+room]
+	f.mentions = w.carve(4)
 	w.founds = append(w.founds, f)
 	return &w.founds[len(w.founds)-1]
+}
+
+// carve returns an empty slice with room for n mentions from w's arena.
+func (w *doc) carve(n int) []graph.Mention {
+	if cap(w.mentions)-len(w.mentions) < n {
+		// A new array: found entities' mentions point into the old one.
+		w.mentions = make([]graph.Mention, 0, max(256, 2*cap(w.mentions), n))
+	}
+	k := len(w.mentions)
+	w.mentions = w.mentions[:k+n]
+	return w.mentions[k : k : k+n]
 }
 
 // fill copies the found entities, their ancestors and mentions into p.
@@ -320,6 +328,9 @@ func (w *doc) fill(p *graph.Paper) {
 		}
 	}
 	slices.SortFunc(anc, func(a, b int) int { return strings.Compare(w.x.v.entries[a].id, w.x.v.entries[b].id) })
+	if len(anc) > 0 {
+		p.Ancestors = make([]graph.Entity, 0, len(anc))
+	}
 	for _, a := range anc {
 		p.Ancestors = append(p.Ancestors, w.x.v.entity(a))
 	}
