@@ -239,7 +239,7 @@ func (w *doc) matchVocab(t *trie, ids []uint32) {
 			continue
 		}
 		for _, e := range m.entries {
-			ent := w.x.v.entries[e]
+			ent := &w.x.v.entries[e]
 			w.add(ent.kind, ent.name, e, start, end)
 		}
 		if t == w.x.v.entities {

@@ -45,7 +45,7 @@ func (w *doc) resolveAcronyms() map[string]*acronym {
 			u := w.words[j]
 			if (u.text == wd.text || singular(u.text) == key) && !w.taken[u.start] {
 				for _, e := range a.entries {
-					ent := w.x.v.entries[e]
+					ent := &w.x.v.entries[e]
 					w.add(ent.kind, ent.name, e, u.start, u.end)
 				}
 				w.taken[u.start] = true

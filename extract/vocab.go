@@ -423,6 +423,6 @@ func (v *vocab) ancestors(i int) []int {
 
 // entity returns entry i as a graph.Entity.
 func (v *vocab) entity(i int) graph.Entity {
-	e := v.entries[i]
+	e := &v.entries[i]
 	return graph.Entity{Kind: e.kind, Name: e.name, Aliases: e.aliases, Broader: e.broader}
 }
