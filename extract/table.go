@@ -7,15 +7,10 @@ package extract
 // It is built once and then only read, so it is safe for concurrent
 // readers.
 type table struct {
-	slots []slot
-	mask  uint64
-	n     int
-}
-
-// slot holds a key beside its value, so that a hit reads one cache line.
-type slot struct {
-	key uint64
-	val uint32
+	keys []uint64
+	vals []uint32
+	mask uint64
+	n    int
 }
 
 // get returns the value of key, or 0.
@@ -24,9 +19,9 @@ func (t *table) get(key uint64) uint32 {
 		return 0
 	}
 	for i := mix(key) & t.mask; ; i = (i + 1) & t.mask {
-		switch sl := &t.slots[i]; sl.key {
+		switch t.keys[i] {
 		case key:
-			return sl.val
+			return t.vals[i]
 		case 0:
 			return 0
 		}
@@ -35,16 +30,16 @@ func (t *table) get(key uint64) uint32 {
 
 // put sets key to val; key must not be 0.
 func (t *table) put(key uint64, val uint32) {
-	if 2*(t.n+1) > len(t.slots) {
+	if 2*(t.n+1) > len(t.keys) {
 		t.grow()
 	}
 	for i := mix(key) & t.mask; ; i = (i + 1) & t.mask {
-		switch sl := &t.slots[i]; sl.key {
+		switch t.keys[i] {
 		case key:
-			sl.val = val
+			t.vals[i] = val
 			return
 		case 0:
-			*sl = slot{key, val}
+			t.keys[i], t.vals[i] = key, val
 			t.n++
 			return
 		}
@@ -52,12 +47,12 @@ func (t *table) put(key uint64, val uint32) {
 }
 
 func (t *table) grow() {
-	old := t.slots
+	old, oldVals := t.keys, t.vals
 	size := max(2*len(old), 1024)
-	t.slots, t.mask, t.n = make([]slot, size), uint64(size-1), 0
-	for _, sl := range old {
-		if sl.key != 0 {
-			t.put(sl.key, sl.val)
+	t.keys, t.vals, t.mask, t.n = make([]uint64, size), make([]uint32, size), uint64(size-1), 0
+	for i, k := range old {
+		if k != 0 {
+			t.put(k, oldVals[i])
 		}
 	}
 }

@@ -94,9 +94,9 @@ type end struct {
 // build fills root, term and ends; call it after the last insert.
 func (v *trie) build() {
 	v.root = make([]uint32, v.tokenIDs.n+1)
-	for _, sl := range v.children.slots {
-		if sl.key != 0 && sl.key>>32 == 0 {
-			v.root[uint32(sl.key)] = sl.val
+	for i, key := range v.children.keys {
+		if key != 0 && key>>32 == 0 {
+			v.root[uint32(key)] = v.children.vals[i]
 		}
 	}
 	v.term = make([]uint32, v.nodes)
