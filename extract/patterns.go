@@ -26,7 +26,8 @@ type acronym struct {
 // returns the definitions by short form.
 func (w *doc) resolveAcronyms() map[string]*acronym {
 	defs := map[string]*acronym{}
-	for i, wd := range w.words {
+	for i := range w.words {
+		wd := &w.words[i]
 		if !wd.open || !(wd.close || wd.comma) || i == 0 || !shortForm(wd.text) {
 			continue
 		}
@@ -444,7 +445,8 @@ var notAfterOn = map[string]bool{
 // the other names of a list that holds one dataset.
 func (w *doc) datasets(defs map[string]*acronym, name string) {
 	is := make([]bool, len(w.words))
-	for i, wd := range w.words {
+	for i := range w.words {
+		wd := &w.words[i]
 		if !w.candidate(i, defs) {
 			continue
 		}
@@ -534,11 +536,12 @@ func (w *doc) afterDatasetHead(i int) bool {
 // counts named prior systems used as building blocks as techniques, and
 // a parameter count or tuning suffix marks a model, not a dataset.
 func (w *doc) checkpoints(name string) {
-	for _, wd := range w.words {
+	for i := range w.words {
+		wd := &w.words[i]
 		if w.taken[wd.start] || wd.text == name || !wd.named || !isModelName(wd.text) {
 			continue
 		}
-		if strings.ContainsAny(wd.text, "@%$/=+<>'’()") {
+		if hasOddChar(wd.text) {
 			continue
 		}
 		w.add(graph.Technique, wd.text, -1, wd.start, wd.end)
@@ -561,7 +564,7 @@ func (w *doc) candidate(i int, defs map[string]*acronym) bool {
 }
 
 func (w *doc) isCandidate(i int, defs map[string]*acronym) bool {
-	wd := w.words[i]
+	wd := &w.words[i]
 	if w.taken[wd.start] || len(wd.text) < 2 {
 		return false
 	}
@@ -571,7 +574,7 @@ func (w *doc) isCandidate(i int, defs map[string]*acronym) bool {
 			return false
 		}
 	}
-	if wd.class&(commonCap|datasetHead|unit|notName) != 0 || strings.ContainsAny(wd.text, "@%$/=+<>'’()") {
+	if wd.class&(commonCap|datasetHead|unit|notName) != 0 || hasOddChar(wd.text) {
 		return false
 	}
 	if a := defs[singular(wd.text)]; a != nil && a.long >= 0 {
@@ -603,6 +606,25 @@ func compoundAdjective(w string) bool {
 // expressions in their comments (TestShapes holds them to those): they
 // run on most capitalised words, where the regexp engine took 6% of
 // Extract's instructions.
+
+// hasOddChar reports whether s has one of @%$/=+<>'’(), which no name
+// of a dataset or checkpoint has: strings.ContainsAny, without decoding
+// each rune.
+func hasOddChar(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < utf8.RuneSelf && oddChar[c] || c == 0xE2 && strings.HasPrefix(s[i:], "’") {
+			return true
+		}
+	}
+	return false
+}
+
+var oddChar = func() (t [utf8.RuneSelf]bool) {
+	for _, c := range []byte("@%$/=+<>'()") {
+		t[c] = true
+	}
+	return t
+}()
 
 // isModelName reports whether s names a checkpoint by its size or
 // tuning, `[-_ ]\d+(\.\d+)?[Bb](-|$)|-(Instruct|Chat|Base|it)(-|$)`:

@@ -9,8 +9,8 @@ import (
 )
 
 // TestShapes holds the hand-written matchers to the regular expressions
-// they stand for, on tricky cases and on every word of the seed
-// abstracts.
+// (and hasOddChar to strings.ContainsAny) they stand for, on tricky cases
+// and on every word of the seed abstracts.
 func TestShapes(t *testing.T) {
 	shapes := []struct {
 		name string
@@ -39,6 +39,12 @@ func TestShapes(t *testing.T) {
 			t.Fatal(err)
 		}
 		words = append(words, strings.Fields(string(data))...)
+	}
+	words = append(words, "a’b", "’", "\xe2\x80", "x@y", "(a)", "é", "a–b")
+	for _, w := range words {
+		if got, want := hasOddChar(w), strings.ContainsAny(w, "@%$/=+<>'’()"); got != want {
+			t.Errorf("hasOddChar(%q) = %v; want %v", w, got, want)
+		}
 	}
 	for _, sh := range shapes {
 		for _, w := range words {

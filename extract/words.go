@@ -146,6 +146,9 @@ func nameLike(w string) bool {
 // capitalised reports whether w starts with an upper-case letter followed
 // by a lower-case one ("Dolphin").
 func capitalised(w string) bool {
+	if len(w) >= 2 && w[0] < utf8.RuneSelf && w[1] < utf8.RuneSelf {
+		return 'A' <= w[0] && w[0] <= 'Z' && 'a' <= w[1] && w[1] <= 'z'
+	}
 	r, n := utf8.DecodeRuneInString(w)
 	if !unicode.IsUpper(r) || n >= len(w) {
 		return false
