@@ -24,7 +24,7 @@ func tokenize(s string) []token {
 
 // parts are the tokens and words of one text, found in one pass over it:
 // lower-casing, tokenising, hashing tokens and splitting words each read
-// every byte, and as separate passes they were a third of Extract's time.
+// every byte, and as separate passes they were a quarter of Extract's time.
 type parts struct {
 	toks  []token
 	words []word

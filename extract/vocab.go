@@ -77,7 +77,7 @@ type trie struct {
 	root []uint32
 	// term[node] is 0 for a node that ends no alias, else 1 + the index in
 	// ends of what it ends. Matching reads these instead of terminal:
-	// term is a tenth of its size, so the test for the common non-terminal
+	// term is a sixth of its size, so the test for the common non-terminal
 	// node stays in cache, and a terminal node's entries need no second
 	// look at its aliases when none is case-sensitive.
 	term []uint32
