@@ -129,7 +129,7 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	t, s.out = cleanInto(d.Abstract, s.out, s.start, s.end)
 	// Keep the grown buffers; t does not outlive this call.
 	s.start, s.end = t.start, t.end
-	s.parts.split(t.Clean)
+	s.parts.split(t.Clean, true)
 	s.taken = resize(s.taken, len(t.Clean)+1)
 	s.cand = resize(s.cand, len(s.parts.words))
 	s.ids = x.v.appendTokenIDs(s.ids[:0], s.parts.toks)

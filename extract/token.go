@@ -17,8 +17,8 @@ type token struct {
 
 // tokenize splits s into tokens.
 func tokenize(s string) []token {
-	var p parts
-	p.split(s)
+	p := parts{toks: make([]token, 0, len(s)/6+1), buf: make([]byte, 0, len(s))}
+	p.split(s, false)
 	return p.toks
 }
 
@@ -34,11 +34,12 @@ type parts struct {
 	lower string
 }
 
-// split sets p to the tokens and words of s, reusing p's arrays. A
-// word's lower-case form is a substring of s lower-cased when that keeps
-// every byte offset, as it does for nearly every text, and its own
-// strings.ToLower otherwise.
-func (p *parts) split(s string) {
+// split sets p to the tokens of s and, when withWords, its words, reusing
+// p's arrays. A word's lower-case form is a substring of s lower-cased
+// when that keeps every byte offset, as it does for nearly every text,
+// and its own strings.ToLower otherwise. Vocabulary phrases need only
+// tokens: loading splits tens of thousands of them.
+func (p *parts) split(s string, withWords bool) {
 	toks, words, buf := p.toks[:0], p.words[:0], p.buf[:0]
 	// same reports whether buf still has the byte offsets of s.
 	same := true
@@ -79,7 +80,7 @@ func (p *parts) split(s string) {
 				tok = -1
 			}
 			buf = append(buf, c)
-			if c == ' ' {
+			if c == ' ' && withWords {
 				words = appendWord(words, s, wordStart, i, cased != 0)
 				wordStart, cased = i+1, 0
 			}
@@ -111,7 +112,7 @@ func (p *parts) split(s string) {
 			}
 		}
 		// An em dash separates words like a space: "BARREL—a framework".
-		if r == '—' {
+		if r == '—' && withWords {
 			words = appendWord(words, s, wordStart, i, true)
 			wordStart, cased = i+size, 0
 		}
@@ -120,8 +121,12 @@ func (p *parts) split(s string) {
 	if tok >= 0 {
 		toks = append(toks, token{start: tok, end: len(s), text: s[tok:], key: tokenKey(h, buf[tokBuf:])})
 	}
+	p.toks, p.buf, p.lower = toks, buf, ""
+	if !withWords {
+		p.words = words
+		return
+	}
 	words = appendWord(words, s, wordStart, len(s), cased != 0)
-	p.lower = ""
 	if same {
 		p.lower = string(buf)
 		for i := range words {
@@ -135,7 +140,7 @@ func (p *parts) split(s string) {
 	for i := range words {
 		words[i].class = wordClasses[words[i].lower]
 	}
-	p.toks, p.words, p.buf = toks, words, buf
+	p.words = words
 }
 
 // tokenKey returns the key of a token whose lower-cased form b hashes
