@@ -388,11 +388,12 @@ type writer struct {
 }
 
 // termEdit is what a transaction does to one term: the postings of its
-// block, and the change of its document frequency (0x0B) from orig.
+// block, and the change of its document frequency (0x0B), cur once
+// flushed.
 type termEdit struct {
-	posts     []posting
-	df        int64
-	orig, cur uint64
+	posts []posting
+	df    int64
+	cur   uint64
 }
 
 // term returns the edit of term in this transaction.
@@ -408,7 +409,7 @@ func (w *writer) term(t string) *termEdit {
 }
 
 type entityEdit struct {
-	rec   *Entity // not shared with Store.entities: this one may change
+	rec   *Entity // a copy of Store.entities's until commit publishes it
 	dirty bool
 }
 
@@ -590,7 +591,7 @@ func (w *writer) flush() error {
 				return err
 			}
 		}
-		e.orig, e.cur = orig, uint64(int64(orig)+e.df)
+		e.cur = uint64(int64(orig) + e.df)
 		if err := w.setUint64(key, e.cur); err != nil {
 			return err
 		}
