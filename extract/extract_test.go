@@ -35,6 +35,22 @@ func TestExtract(t *testing.T) {
 			want:     map[graph.Kind][]string{graph.Technique: {"vision-language model"}, graph.Dataset: {"ImageNet", "COCO"}, graph.Modality: {"image", "text"}},
 		},
 		{
+			name:     "acronym the text defines as something else",
+			abstract: "Our jailbreak reaches an Attack Success Rate (ASR) of 42.9% on GPT-4, and the ASR stays high under defenses.",
+			want:     map[graph.Kind][]string{graph.Technique: {"GPT-4"}},
+			notWant:  map[graph.Kind][]string{graph.Task: {"automatic speech recognition"}, graph.Modality: {"speech"}},
+		},
+		{
+			name:     "acronym defined as its vocabulary entity",
+			abstract: "Automatic Speech Recognition (ASR) transcribes speech. We make ASR robust to noise.",
+			want:     map[graph.Kind][]string{graph.Task: {"automatic speech recognition"}, graph.Modality: {"speech"}},
+		},
+		{
+			name:     "acronym whose long form holds the entity's words",
+			abstract: "Diffusion large language models (dLLMs) generate text by denoising; we speed up dLLMs.",
+			want:     map[graph.Kind][]string{graph.Technique: {"diffusion language model"}},
+		},
+		{
 			name:     "long form with acronym names the paper",
 			abstract: "We introduce Relative Movement Dynamics (RMD), a representation for reinforcement learning.",
 			wantName: "RMD",

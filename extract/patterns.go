@@ -2,7 +2,9 @@ package extract
 
 import (
 	"regexp"
+	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/papergraph/papergraph/graph"
@@ -38,6 +40,9 @@ func (w *doc) resolveAcronyms() map[string]*acronym {
 		key := singular(wd.text)
 		if _, ok := defs[key]; !ok {
 			defs[key] = a
+			if a.long >= 0 && len(a.entries) == 0 {
+				w.dropClashes(key, w.text.Clean[w.words[a.long].start:w.words[i-1].end])
+			}
 		}
 		if len(a.entries) == 0 || w.taken[wd.start] {
 			continue
@@ -54,6 +59,39 @@ func (w *doc) resolveAcronyms() map[string]*acronym {
 		}
 	}
 	return defs
+}
+
+// dropClashes removes the links that uses of the acronym short got from
+// the vocabulary when the text defines it, with the long form long, as
+// something else: in "Temporal Semantic Entropy (TSE)", TSE is not target
+// speaker extraction. An entity whose name's words all occur in the long
+// form keeps them: "dLLMs" after "Diffusion large language models" is a
+// diffusion language model.
+func (w *doc) dropClashes(short, long string) {
+	in := lowerWords(long)
+	for i := 0; i < len(w.order); i++ {
+		f := w.order[i]
+		if f.entry < 0 || !slices.ContainsFunc(lowerWords(f.name), func(s string) bool { return !slices.Contains(in, s) }) {
+			continue
+		}
+		f.mentions = slices.DeleteFunc(f.mentions, func(m graph.Mention) bool { return singular(m.Text) == short })
+		if len(f.mentions) == 0 {
+			delete(w.found, f.id)
+			w.order = slices.Delete(w.order, i, i+1)
+			i--
+		}
+	}
+}
+
+// lowerWords returns the words of s, lower-cased, without a plural s.
+func lowerWords(s string) []string {
+	ws := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	for i, x := range ws {
+		if len(x) > 3 && !strings.HasSuffix(x, "ss") {
+			ws[i] = strings.TrimSuffix(x, "s")
+		}
+	}
+	return ws
 }
 
 // shortForm reports whether s can be an acronym: 2 to 12 bytes, no space,
