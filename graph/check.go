@@ -30,8 +30,9 @@ const maxViolations = 1000
 //   - broader and narrower edges (0x08, 0x09) are symmetric and join
 //     existing entities;
 //   - the counters (0x0C) equal what they count;
-//   - postings (0x0A), document frequencies (0x0B) and document lengths
-//     (0x0E) agree with each other and with the papers' text;
+//   - postings blocks (0x0A), document frequencies (0x0B) and text
+//     records (0x0E) agree with each other and with the papers' text, and
+//     each posting is in the block its paper's text record names;
 //   - the source index (0x0D) points to existing papers.
 //
 // Memory grows with the number of papers (a few words each), not with the
