@@ -775,6 +775,7 @@ var notNames = map[string]bool{
 	"sota": true, "llm": true, "llms": true, "vlm": true, "vlms": true, "mllm": true, "mllms": true, "sft": true, "cot": true,
 	"pass@1": true, "top-1": true, "top-5": true, "f1": true, "em": true, "acc": true, "ppl": true, "iclr": true, "neurips": true,
 	"icml": true, "cvpr": true, "acl": true, "emnlp": true, "arxiv": true, "hard": true, "easy": true, "medium": true,
+	"pde": true, "pdes": true, "ode": true, "odes": true, "sde": true, "sdes": true, "gpu": true, "gpus": true,
 }
 
 // units are measures that look like coined names ("MACs", "FLOPs").
