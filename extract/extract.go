@@ -246,6 +246,34 @@ func (w *doc) matchVocab(t *trie, ids []uint32) {
 			for i := start; i < end; i++ {
 				w.taken[i] = true
 			}
+			w.nested(t, ids, m)
+		}
+	}
+}
+
+// nested links the techniques that a task's match starts or ends with:
+// "aligning large language models" is LLM alignment done on a large
+// language model, and the longer match hid it. A technique joined to the
+// rest by a hyphen is a modifier: "non-convex optimization" is not convex
+// optimization.
+func (w *doc) nested(t *trie, ids []uint32, m match) {
+	if m.last == m.first || !slices.ContainsFunc(m.entries, func(e int) bool { return w.x.v.entries[e].kind == graph.Task }) {
+		return
+	}
+	for _, r := range [][2]int{{m.first, m.last - 1}, {m.first + 1, m.last}} {
+		for _, in := range t.match(nil, w.toks[r[0]:r[1]+1], ids[r[0]:r[1]+1]) {
+			if in.first != 0 && in.last != r[1]-r[0] {
+				continue // inside, not at an end
+			}
+			start, end := w.toks[r[0]+in.first].start, w.toks[r[0]+in.last].end
+			if c := w.text.Clean; start > 0 && c[start-1] == '-' || end < len(c) && c[end] == '-' {
+				continue
+			}
+			for _, e := range in.entries {
+				if ent := &w.x.v.entries[e]; ent.kind == graph.Technique {
+					w.add(ent.kind, ent.name, e, start, end)
+				}
+			}
 		}
 	}
 }

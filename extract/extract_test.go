@@ -51,6 +51,16 @@ func TestExtract(t *testing.T) {
 			want:     map[graph.Kind][]string{graph.Technique: {"diffusion language model"}},
 		},
 		{
+			name:     "technique at the end of a task's phrase",
+			abstract: "Reward modeling is crucial for aligning large language models with human preferences.",
+			want:     map[graph.Kind][]string{graph.Task: {"LLM alignment"}, graph.Technique: {"large language model"}},
+		},
+		{
+			name:     "hyphenated modifier is not the technique",
+			abstract: "We study non-convex optimization of deep networks.",
+			notWant:  map[graph.Kind][]string{graph.Technique: {"convex optimization"}},
+		},
+		{
 			name:     "long form with acronym names the paper",
 			abstract: "We introduce Relative Movement Dynamics (RMD), a representation for reinforcement learning.",
 			wantName: "RMD",
