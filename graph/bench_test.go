@@ -46,22 +46,29 @@ func BenchmarkPutPapers(b *testing.B) { benchPut(b, ingestCorpus(b, 10_000)) }
 // Run it alone: go test -run XXX -bench PutPapers100k -benchtime 1x ./graph
 func BenchmarkPutPapers100k(b *testing.B) { benchPut(b, ingestCorpus(b, 100_000)) }
 
+// storeWith returns a fresh store holding papers, closed when b ends.
+func storeWith(b *testing.B, papers []Paper) *Store {
+	b.Helper()
+	s, err := Open(b.TempDir(), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	if _, err := s.PutPapers(context.Background(), papers); err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
 // BenchmarkPutPapersUnchanged re-ingests 10,000 stored papers: the cost of
 // running ingest again over the same input.
 func BenchmarkPutPapersUnchanged(b *testing.B) {
 	ctx := context.Background()
 	papers := ingestCorpus(b, 10_000)
-	s, err := Open(b.TempDir(), Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	if _, err := s.PutPapers(ctx, papers); err != nil {
-		b.Fatal(err)
-	}
+	s := storeWith(b, papers)
 	for b.Loop() {
-		for i := 0; i < len(papers); i += 1000 {
-			if _, err := s.PutPapers(ctx, papers[i:i+1000]); err != nil {
+		for batch := range slices.Chunk(papers, 4000) {
+			if _, err := s.PutPapers(ctx, batch); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -73,14 +80,7 @@ func BenchmarkPutPapersUnchanged(b *testing.B) {
 func BenchmarkPaper(b *testing.B) {
 	ctx := context.Background()
 	papers := ingestCorpus(b, 2_000)
-	s, err := Open(b.TempDir(), Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	if _, err := s.PutPapers(ctx, papers); err != nil {
-		b.Fatal(err)
-	}
+	s := storeWith(b, papers)
 	i := 0
 	for b.Loop() {
 		if _, err := s.Paper(ctx, papers[i%len(papers)].ID); err != nil {
