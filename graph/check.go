@@ -146,7 +146,7 @@ func (c *checker) paperRecords() error {
 			want = append(want, e.ID())
 		}
 		slices.Sort(want)
-		got, err := paperEdges(c.txn, id)
+		got, err := paperEdges(c.txn, nil, id)
 		if err != nil {
 			c.add("%v", err)
 		} else if !slices.Equal(got, want) {
@@ -240,7 +240,7 @@ func (c *checker) entityEdges() error {
 			c.add("%v", err)
 			return nil
 		}
-		reverse := func() (bool, error) { return hasEdge(c.txn, pid, eid) }
+		reverse := func() (bool, error) { return hasEdge(c.txn, nil, pid, eid) }
 		return c.edgeEnds("edge "+eid+" <- "+pid, pid, eid, reverse, "0x03")
 	})
 }

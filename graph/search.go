@@ -141,7 +141,7 @@ func rankText(ctx context.Context, txn *badger.Txn, query string, n int, keep fu
 	}
 
 	cands := make(map[paperKeyID]*textCand)
-	sc := newKeyScanner(txn)
+	sc := newKeyScanner(txn, nil)
 	defer sc.close()
 	read := func(i, maxN int) error {
 		got := 0
@@ -306,7 +306,7 @@ func readText(txn *badger.Txn, id string, ts []textTerm, c *textCand) (uint64, e
 // listText serves ListPapers with a text filter: papers by BM25 score, the
 // cursor being a rank offset. The other filters are checked on the
 // candidates.
-func listText(ctx context.Context, txn *badger.Txn, f PaperFilter, first int, after string) (PaperPage, error) {
+func listText(ctx context.Context, txn *badger.Txn, c *readCache, f PaperFilter, first int, after string) (PaperPage, error) {
 	// The cursor is bound to the whole filter: an offset means nothing in
 	// another ranking.
 	filterKey := fmt.Sprintf("%q %q %d %q", f.Text, f.Entity, f.Kind, f.Source)
@@ -322,14 +322,14 @@ func listText(ctx context.Context, txn *badger.Txn, f PaperFilter, first int, af
 	if f.Entity != "" || f.Kind != 0 || f.Source != "" {
 		keep = func(pid string) (bool, error) {
 			if f.Entity != "" {
-				if ok, err := hasEdge(txn, pid, f.Entity); err != nil || !ok {
+				if ok, err := hasEdge(txn, c, pid, f.Entity); err != nil || !ok {
 					return false, err
 				}
 			}
 			if f.Kind == 0 && f.Source == "" {
 				return true, nil
 			}
-			p, err := readPaperRecord(txn, pid)
+			p, err := readPaperRecord(txn, c, pid)
 			if err != nil {
 				return false, err
 			}
@@ -348,7 +348,7 @@ func listText(ctx context.Context, txn *badger.Txn, f PaperFilter, first int, af
 	end := min(offset+first, len(best))
 	page.HasNext = len(best) > end
 	for i, r := range best[offset:end] {
-		p, err := readPaperRecord(txn, string(r.id[:]))
+		p, err := readPaperRecord(txn, c, string(r.id[:]))
 		if err != nil {
 			return PaperPage{}, err
 		}
@@ -383,7 +383,7 @@ func (s *Store) Search(ctx context.Context, query string, limit int) ([]Hit, err
 		if err != nil {
 			return err
 		}
-		sc := newKeyScanner(txn)
+		sc := newKeyScanner(txn, nil)
 		ids, cover := prefixMatches(ctx, sc, 0, query, searchEntityCandidates)
 		sc.close()
 		top := 0.0
@@ -412,7 +412,7 @@ func (s *Store) Search(ctx context.Context, query string, limit int) ([]Hit, err
 			return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(b.degree, a.degree), strings.Compare(a.id, b.id))
 		})
 		for _, h := range all[:min(limit, len(all))] {
-			n, err := readNode(txn, h.id)
+			n, err := readNode(txn, s.cache, h.id)
 			if err != nil {
 				return err
 			}

@@ -53,6 +53,8 @@ type Store struct {
 	// reading and decoding each record again cost more than the papers'
 	// own writes. Bounded by maxCachedEntities.
 	entities map[string]*Entity
+	// cache serves traversals between writes (see readCache).
+	cache *readCache
 	// maxTxnEntries, when positive, replaces PutPapers's estimate of how
 	// much fits in one transaction, so tests can split batches cheaply or
 	// run into ErrTxnTooBig.
@@ -114,7 +116,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}
-	s := &Store{db: db, dir: dir, log: log, ints: make(map[string]uint64), entities: make(map[string]*Entity)}
+	s := &Store{db: db, dir: dir, log: log, ints: make(map[string]uint64), entities: make(map[string]*Entity), cache: newReadCache()}
 	if err := s.checkVersion(opts.ReadOnly); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
@@ -219,6 +221,8 @@ func (s *Store) PutPapers(ctx context.Context, papers []Paper) (PutResult, error
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
+	s.cache.beginWrite()
+	defer s.cache.endWrite(s.db)
 	// Stay well under Badger's limits (15% of a memtable) so that
 	// ErrTxnTooBig stays the exception.
 	maxEntries := int(s.db.MaxBatchCount()) * 7 / 10
@@ -1130,7 +1134,7 @@ func readPaper(txn *badger.Txn, id string) (Paper, error) {
 		return p, fmt.Errorf("paper %s: %w", id, err)
 	}
 	p.Entities = p.Entities[:0]
-	ids, err := paperEdges(txn, id)
+	ids, err := paperEdges(txn, nil, id)
 	if err != nil {
 		return p, err
 	}

@@ -622,6 +622,15 @@ func TestConcurrentReadWrite(t *testing.T) {
 						return
 					}
 				}
+				// Traversals fill the read cache that each write empties.
+				if _, err := s.Sharing(ctx, p.ID, SharingQuery{Kinds: Kinds}); err != nil {
+					t.Errorf("Sharing: %v", err)
+					return
+				}
+				if _, err := s.Neighborhood(ctx, p.ID, NeighborhoodQuery{Hops: 2}); err != nil {
+					t.Errorf("Neighborhood: %v", err)
+					return
+				}
 				st, err := s.Stats(ctx)
 				if err != nil || st.Papers < 50 {
 					t.Errorf("Stats() = %+v, %v; want at least 50 papers", st, err)

@@ -240,17 +240,24 @@ func TestSharingHubs(t *testing.T) {
 		{2400, SharingQuery{Limit: 4}, fxIDs(1, 2, 100, 101)},
 		{2000, SharingQuery{Limit: 4}, fxIDs(1, 2, 100, 101)},
 	}
-	for _, tt := range tests {
-		got, err := s.Sharing(ctx, fxID(tt.id), tt.q)
-		if err != nil {
-			t.Fatal(err)
+	// Cached, the hubs' papers are read whole and checked in memory;
+	// without the cache, by the bounded checks of checkHubs.
+	for _, cached := range []bool{true, false} {
+		if !cached {
+			s.cache = nil
 		}
-		if ids := matchIDs(got); !slices.Equal(ids, tt.want) {
-			t.Errorf("Sharing(%q, %+v) = %v; want %v", fxID(tt.id), tt.q, ids, tt.want)
-		}
-		limit := cmp.Or(tt.q.Limit, 20)
-		if want := bruteSharing(papers, fxID(tt.id), []Kind{Dataset}, tt.q.MinShared, limit); !slices.Equal(matchIDs(got), want) {
-			t.Errorf("Sharing(%q, %+v) = %v; brute force gives %v", fxID(tt.id), tt.q, matchIDs(got), want)
+		for _, tt := range tests {
+			got, err := s.Sharing(ctx, fxID(tt.id), tt.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ids := matchIDs(got); !slices.Equal(ids, tt.want) {
+				t.Errorf("cached %v: Sharing(%q, %+v) = %v; want %v", cached, fxID(tt.id), tt.q, ids, tt.want)
+			}
+			limit := cmp.Or(tt.q.Limit, 20)
+			if want := bruteSharing(papers, fxID(tt.id), []Kind{Dataset}, tt.q.MinShared, limit); !slices.Equal(matchIDs(got), want) {
+				t.Errorf("cached %v: Sharing(%q, %+v) = %v; brute force gives %v", cached, fxID(tt.id), tt.q, matchIDs(got), want)
+			}
 		}
 	}
 }
@@ -273,7 +280,10 @@ func TestSharingHubsRandom(t *testing.T) {
 	}
 	s := openFixture(t, papers)
 	ctx := context.Background()
-	for i := range 40 {
+	for i := range 80 {
+		if i == 40 {
+			s.cache = nil // the bounded checks of checkHubs
+		}
 		id := papers[rng.IntN(len(papers))].ID
 		q := SharingQuery{Limit: 10, MinShared: 1 + i%3}
 		got, err := s.Sharing(ctx, id, q)
@@ -281,7 +291,7 @@ func TestSharingHubsRandom(t *testing.T) {
 			t.Fatal(err)
 		}
 		if want := bruteSharing(papers, id, []Kind{Dataset}, q.MinShared, q.Limit); !slices.Equal(matchIDs(got), want) {
-			t.Errorf("Sharing(%q, %+v) = %v; brute force gives %v", id, q, matchIDs(got), want)
+			t.Errorf("query %d: Sharing(%q, %+v) = %v; brute force gives %v", i, id, q, matchIDs(got), want)
 		}
 	}
 }
