@@ -51,6 +51,8 @@ FILE, repeated with varied ids when shorter than --papers):
   (at most 4 hops) and search, in-process, after a warm-up;
   with --http, papersSharing over real HTTP against the real server, with
   --concurrency clients for --duration.
+With --reuse, only the queries (and --http) run, against the database in
+--db as an earlier bench --db run left it.
 
 Example:
   papergraph bench --papers 100000 --http --json > bench.json
@@ -71,6 +73,7 @@ type benchConfig struct {
 	db          string
 	writeCorpus string
 	cpuProfile  string
+	reuse       bool
 }
 
 // Sizes of bench's phases.
@@ -165,6 +168,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	flags.StringVar(&cfg.db, "db", "", "database `DIR`, absent or empty, kept afterwards (default: a temporary directory, removed)")
 	flags.StringVar(&cfg.writeCorpus, "write-corpus", "", "only write the corpus of --papers documents to `FILE` as JSON Lines, and exit")
 	flags.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE`")
+	flags.BoolVar(&cfg.reuse, "reuse", false, "skip extraction and ingest: query the database in --db, left by an earlier bench --db")
 	flags.Usage = func() { fmt.Fprint(stderr, benchUsage); flags.PrintDefaults() }
 	if err := flags.Parse(args); err != nil {
 		return err
@@ -177,6 +181,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("%w: --papers must be at least 1", errUsage)
 	case cfg.queries < 1:
 		return fmt.Errorf("%w: --queries must be at least 1", errUsage)
+	case cfg.reuse && cfg.db == "":
+		return fmt.Errorf("%w: --reuse needs --db", errUsage)
 	case cfg.http && (cfg.concurrency < 1 || cfg.duration <= 0):
 		return fmt.Errorf("%w: --concurrency and --duration must be positive", errUsage)
 	}
@@ -255,10 +261,13 @@ type bench struct {
 }
 
 func (b *bench) run(ctx context.Context) error {
+	dir := b.cfg.db
+	if b.cfg.reuse {
+		return b.queryPhases(ctx, dir, b.readIDs)
+	}
 	if err := b.extractSample(ctx); err != nil {
 		return err
 	}
-	dir := b.cfg.db
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "papergraph-bench-")
 		if err != nil {
@@ -274,11 +283,22 @@ func (b *bench) run(ctx context.Context) error {
 	}
 	// Reopen, as a server would: the queries run against the store as it
 	// is on disk, not against memtables left by the ingest.
+	return b.queryPhases(ctx, dir, nil)
+}
+
+// queryPhases opens the database in dir, calls prepare if not nil, then
+// runs the query phases.
+func (b *bench) queryPhases(ctx context.Context, dir string, prepare func(context.Context, *graph.Store) error) error {
 	st, err := openStore(dir, graph.Options{})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	if prepare != nil {
+		if err := prepare(ctx, st); err != nil {
+			return err
+		}
+	}
 	if err := b.queries(ctx, st); err != nil {
 		return err
 	}
@@ -289,6 +309,40 @@ func (b *bench) run(ctx context.Context) error {
 		}
 	}
 	b.res.PeakRSSBytes = procStatus()["VmHWM"]
+	return nil
+}
+
+// readIDs fills what ingest would have, from the database of an earlier
+// run.
+func (b *bench) readIDs(ctx context.Context, st *graph.Store) error {
+	after := ""
+	for {
+		page, err := st.ListPapers(ctx, graph.PaperFilter{}, 100, after)
+		if err != nil {
+			return err
+		}
+		for _, p := range page.Papers {
+			b.papers = append(b.papers, p.ID)
+		}
+		if !page.HasNext {
+			break
+		}
+		after = page.EndCursor
+	}
+	b.names = map[string]string{}
+	err := st.Walk(ctx, nil, func(e graph.Entity) error {
+		if e.PaperCount > 0 {
+			b.entities = append(b.entities, e.ID())
+			b.names[e.ID()] = e.Name
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	b.res.StoredPapers = len(b.papers)
+	b.res.Papers = len(b.papers)
+	b.res.Corpus = "database " + b.cfg.db
 	return nil
 }
 

@@ -83,11 +83,25 @@ func TestBenchJSON(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "MANIFEST")); err != nil {
 		t.Errorf("--db %s not kept: %v", dir, err)
 	}
-	// ... and never reused.
+	// ... and never written to again.
 	var stderr bytes.Buffer
 	err := run(context.Background(), []string{"bench", "--papers", "10", "--db", dir}, nil, &bytes.Buffer{}, &stderr)
 	if !errors.Is(err, errUsage) {
 		t.Errorf("bench --db on a non-empty directory: %v; want a usage error", err)
+	}
+
+	// --reuse queries it again, finding its papers.
+	out = runBenchArgs(t, "--reuse", "--db", dir, "--queries", "10", "--json")
+	res.Queries = nil
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("bench --reuse: %v\n%s", err, out)
+	}
+	if q := res.Queries["papersSharing"]; res.StoredPapers != 200 || q.N != 10 {
+		t.Errorf("bench --reuse: %d papers, %d sharing queries; want 200 and 10\n%s", res.StoredPapers, q.N, out)
+	}
+	err = run(context.Background(), []string{"bench", "--reuse"}, nil, &bytes.Buffer{}, &stderr)
+	if !errors.Is(err, errUsage) {
+		t.Errorf("bench --reuse without --db: %v; want a usage error", err)
 	}
 }
 
