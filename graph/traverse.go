@@ -229,7 +229,9 @@ type shareGroup struct {
 // missing paper; a paper without entities of q.Kinds has no matches.
 //
 // Exactness: every paper sharing a non-hub entity (see sharingHub) is
-// scored exactly, hubs included, as long as at most sharingChecks such
+// scored exactly, hubs included, when the read cache holds the hubs'
+// papers (see hubLists), as it does between writes for hubs under
+// cacheMaxPostings papers. Otherwise, as long as at most sharingChecks such
 // papers must be checked before the best q.Limit are settled (the check
 // goes best-first by an upper bound, so it usually settles within a few
 // dozen); past that the others are ranked without their hubs, a lower
