@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dgraph-io/badger/v4"
 )
@@ -55,6 +56,9 @@ type Store struct {
 	entities map[string]*Entity
 	// cache serves traversals between writes (see readCache).
 	cache *readCache
+	// gen is odd while PutPapers runs and grows with each call; see
+	// Generation.
+	gen atomic.Uint64
 	// maxTxnEntries, when positive, replaces PutPapers's estimate of how
 	// much fits in one transaction, so tests can split batches cheaply or
 	// run into ErrTxnTooBig.
@@ -221,6 +225,8 @@ func (s *Store) PutPapers(ctx context.Context, papers []Paper) (PutResult, error
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
+	s.gen.Add(1)
+	defer s.gen.Add(1)
 	s.cache.beginWrite()
 	defer s.cache.endWrite(s.db)
 	// Stay well under Badger's limits (15% of a memtable) so that
@@ -336,6 +342,14 @@ func (s *Store) PutPapers(ctx context.Context, papers []Paper) (PutResult, error
 	}
 	return res, nil
 }
+
+// Generation returns a number that changes whenever the database may
+// change: it is odd while PutPapers runs, and even and unchanged between
+// writes. What a reader computes between two calls that return the same
+// even number is of the database as it is until the next change, so a
+// server may keep it (a GraphQL response, say) while Generation returns
+// that number.
+func (s *Store) Generation() uint64 { return s.gen.Load() }
 
 // ValidatePaper reports (with an error wrapping ErrBadID) whether p cannot
 // be stored: its id is not a paper id, or one of its entities or ancestors

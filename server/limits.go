@@ -135,8 +135,10 @@ func (s *Server) guard(w http.ResponseWriter, r *http.Request, rq *request, next
 	if r.ContentLength > s.limits.MaxBodyBytes {
 		return tooLarge(w, s.limits.MaxBodyBytes)
 	}
+	var body []byte
 	if r.Body != nil && r.Body != http.NoBody {
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.limits.MaxBodyBytes))
+		var err error
+		body, err = io.ReadAll(http.MaxBytesReader(w, r.Body, s.limits.MaxBodyBytes))
 		var tooBig *http.MaxBytesError
 		switch {
 		case errors.As(err, &tooBig):
@@ -147,16 +149,24 @@ func (s *Server) guard(w http.ResponseWriter, r *http.Request, rq *request, next
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
+	key := s.cache.key(r, body)
+	if key != "" && s.cache.serve(r.Context(), w, key, rq) {
+		return http.StatusOK
+	}
+	gen := s.cfg.Store.Generation()
 	ctx, cancel := context.WithTimeout(r.Context(), s.limits.Timeout)
 	defer cancel()
 	deadline, _ := ctx.Deadline()
-	tw := &timeoutWriter{w: w, header: http.Header{}, deadline: deadline, status: http.StatusOK}
+	tw := &timeoutWriter{w: w, header: http.Header{}, deadline: deadline, status: http.StatusOK, capture: key != ""}
 	stop := context.AfterFunc(ctx, tw.timeout)
 	// Deferred, so that even a panic out of next (which net/http
 	// recovers) leaves w to net/http alone.
 	defer func() {
 		stop()
 		status = tw.finish()
+		if tw.capture {
+			s.cache.keep(r.Context(), key, gen, rq, status, tw.header, tw.body)
+		}
 	}()
 	next.ServeHTTP(tw, r.WithContext(context.WithValue(ctx, requestKey{}, rq)))
 	return status
@@ -195,6 +205,10 @@ type timeoutWriter struct {
 	timedOut bool
 	// status is that of the response the client gets.
 	status int
+	// capture keeps the body written in body, for the response cache,
+	// until it grows past maxCachedResponse.
+	capture bool
+	body    []byte
 }
 
 func (tw *timeoutWriter) Header() http.Header { return tw.header }
@@ -210,6 +224,13 @@ func (tw *timeoutWriter) Write(p []byte) (int, error) {
 	defer tw.mu.Unlock()
 	if !tw.start(http.StatusOK) {
 		return 0, http.ErrHandlerTimeout
+	}
+	if tw.capture {
+		if len(tw.body)+len(p) > maxCachedResponse {
+			tw.capture, tw.body = false, nil
+		} else {
+			tw.body = append(tw.body, p...)
+		}
 	}
 	return tw.w.Write(p)
 }

@@ -26,6 +26,7 @@ type metrics struct {
 	duration *prometheus.HistogramVec
 	batches  *prometheus.CounterVec
 	keys     *prometheus.CounterVec
+	cached   *prometheus.CounterVec
 
 	mu sync.Mutex
 	// ops holds the series of each label (see operation), looked up once:
@@ -60,9 +61,13 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Name: "papergraph_dataloader_keys_total",
 			Help: "Ids looked up by the per-request dataloaders, by loader.",
 		}, []string{"loader"}),
+		cached: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "papergraph_response_cache_total",
+			Help: "Queries looked up in the response cache, by result (hit or miss).",
+		}, []string{"result"}),
 		ops: map[string]*operationMetrics{},
 	}
-	reg.MustRegister(m.requests, m.duration, m.batches, m.keys)
+	reg.MustRegister(m.requests, m.duration, m.batches, m.keys, m.cached)
 	return m
 }
 

@@ -70,6 +70,9 @@ type Limits struct {
 	// QueryCacheSize is the number of parsed queries and of persisted
 	// queries kept; default 1000.
 	QueryCacheSize int
+	// ResponseCacheSize is the number of query responses kept between
+	// writes (see responseCache); default 2048, negative disables it.
+	ResponseCacheSize int
 	// LoaderWait is how long a dataloader collects ids before it calls the
 	// store; default 1 ms. Longer batches more under load at the cost of
 	// latency.
@@ -92,6 +95,9 @@ func (l Limits) withDefaults() Limits {
 	if l.QueryCacheSize <= 0 {
 		l.QueryCacheSize = 1000
 	}
+	if l.ResponseCacheSize == 0 {
+		l.ResponseCacheSize = 2048
+	}
 	if l.LoaderWait <= 0 {
 		l.LoaderWait = time.Millisecond
 	}
@@ -111,6 +117,7 @@ type Server struct {
 	cfg     Options
 	limits  Limits
 	log     *slog.Logger
+	cache   *responseCache // nil when disabled
 	handler http.Handler
 }
 
@@ -131,6 +138,9 @@ func New(cfg Options) (*Server, error) {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m := newMetrics(reg)
 	f := newFetchers(cfg.Store, m, s.limits.LoaderWait)
+	if s.limits.ResponseCacheSize > 0 {
+		s.cache = newResponseCache(cfg.Store, s.limits.ResponseCacheSize, m)
+	}
 
 	mux := http.NewServeMux()
 	mux.Handle("/query", s.cors(s.serveGraphQL(m, f, s.graphQL(m))))
@@ -178,6 +188,9 @@ func (s *Server) graphQL(m *metrics) http.Handler {
 	h.Use(m)
 	h.Use(depthLimit{max: s.limits.MaxDepth})
 	h.Use(extension.FixedComplexityLimit(s.limits.MaxComplexity))
+	if s.cache != nil {
+		h.Use(s.cache)
+	}
 	return h
 }
 
@@ -204,6 +217,9 @@ type request struct {
 	// the request; the resolvers are done with them when they are read.
 	operation string
 	failed    bool
+	// cacheable: the operation is a query answered without errors (see
+	// responseCache).
+	cacheable bool
 	loaders   loaders
 }
 
