@@ -50,7 +50,9 @@ FILE, repeated with varied ids when shorter than --papers):
   latency percentiles of papersSharing, neighbourhood (1 hop), shortest path
   (at most 4 hops) and search, in-process, after a warm-up;
   with --http, papersSharing over real HTTP against the real server, with
-  --concurrency clients for --duration.
+  --concurrency clients for --duration, each asking for a paper drawn
+  from all (or from --http-papers K of them: 1 repeats one request, as a
+  load generator such as hey or wrk does).
 With --reuse, only the queries (and --http) run, against the database in
 --db as an earlier bench --db run left it.
 
@@ -67,6 +69,7 @@ type benchConfig struct {
 	corpus      string
 	http        bool
 	concurrency int
+	httpPapers  int
 	duration    time.Duration
 	queries     int
 	json        bool
@@ -136,6 +139,7 @@ type benchLatency struct {
 type benchHTTP struct {
 	Query       string  `json:"query"`
 	Concurrency int     `json:"concurrency"`
+	Papers      int     `json:"papers"`
 	Seconds     float64 `json:"duration_s"`
 	Requests    int     `json:"requests"`
 	RPS         float64 `json:"rps"`
@@ -162,6 +166,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	flags.StringVar(&cfg.corpus, "corpus", "", "read abstracts from `FILE` (any format extract reads) instead of generating them")
 	flags.BoolVar(&cfg.http, "http", false, "also load the real HTTP server with papersSharing queries")
 	flags.IntVar(&cfg.concurrency, "concurrency", 64, "concurrent HTTP clients `C`")
+	flags.IntVar(&cfg.httpPapers, "http-papers", 0, "draw the HTTP load's papers from `K` of them (default all)")
 	flags.DurationVar(&cfg.duration, "duration", 10*time.Second, "length `D` of the HTTP load")
 	flags.IntVar(&cfg.queries, "queries", 2000, "in-process queries `Q` of each kind")
 	flags.BoolVar(&cfg.json, "json", false, "print the results as one JSON object")
@@ -185,6 +190,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("%w: --reuse needs --db", errUsage)
 	case cfg.http && (cfg.concurrency < 1 || cfg.duration <= 0):
 		return fmt.Errorf("%w: --concurrency and --duration must be positive", errUsage)
+	case cfg.httpPapers < 0:
+		return fmt.Errorf("%w: --http-papers must not be negative", errUsage)
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 
@@ -703,6 +710,11 @@ func (b *bench) loadHTTP(ctx context.Context, st *graph.Store) error {
 	if err != nil {
 		return err
 	}
+	// Paper ids are hashes, so the first K in id order are a uniform sample.
+	pool := b.papers
+	if k := b.cfg.httpPapers; k > 0 && k < len(pool) {
+		pool = pool[:k]
+	}
 	durs := make([][]time.Duration, conc)
 	var errs atomic.Int64
 	var wg sync.WaitGroup
@@ -714,7 +726,7 @@ func (b *bench) loadHTTP(ctx context.Context, st *graph.Store) error {
 			// Requests under way at the end are let finish and counted,
 			// so that no handler is cut short by the load's own end.
 			for ctx.Err() == nil && time.Now().Before(end) {
-				id := b.papers[rng.IntN(len(b.papers))]
+				id := pool[rng.IntN(len(pool))]
 				body := fmt.Sprintf(`{"query":%s,"variables":{"paper":%q}}`, query, id)
 				t := time.Now()
 				ok := b.post(ctx, client, url, body)
@@ -735,7 +747,7 @@ func (b *bench) loadHTTP(ctx context.Context, st *graph.Store) error {
 	all := slices.Concat(durs...)
 	l := percentilesOf(all)
 	b.res.HTTP = &benchHTTP{
-		Query: "papersSharing", Concurrency: conc, Seconds: roundTo(secs, 2), Requests: len(all),
+		Query: "papersSharing", Concurrency: conc, Papers: len(pool), Seconds: roundTo(secs, 2), Requests: len(all),
 		RPS: roundTo(float64(len(all))/secs, 1), P50ms: millis(l.p50), P99ms: millis(l.p99), Errors: int(errs.Load()),
 	}
 	b.log.Info("http done", "requests", len(all), "rps", b.res.HTTP.RPS, "p99_ms", b.res.HTTP.P99ms, "errors", b.res.HTTP.Errors)
