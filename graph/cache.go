@@ -35,14 +35,16 @@ type readCache struct {
 	records  cacheMap[paperKeyID, []byte]
 	edges    cacheMap[paperKeyID, []byte]
 	postings cacheMap[string, cachedPostings]
+	entities cacheMap[string, Entity] // PaperCount filled, Narrower not
 }
 
-// Bounds of the read cache, about 200 MiB in all: at 100k papers the
-// edges and postings of every paper fit, and a third of the records.
+// Bounds of the read cache, about 370 MiB in all: at 100k papers
+// everything traversals read fits.
 const (
-	cacheRecordBytes   = 128 << 20
+	cacheRecordBytes   = 256 << 20
 	cacheEdgeBytes     = 32 << 20
 	cachePostingBytes  = 64 << 20
+	cacheEntityBytes   = 16 << 20
 	cacheMaxPostings   = 1 << 16 // postings kept of one entity
 	cacheEntryOverhead = 64      // map slot, key and slice header, roughly
 )
@@ -64,6 +66,7 @@ func newReadCache() *readCache {
 		records:  cacheMap[paperKeyID, []byte]{m: make(map[paperKeyID][]byte), keep: cacheRecordBytes},
 		edges:    cacheMap[paperKeyID, []byte]{m: make(map[paperKeyID][]byte), keep: cacheEdgeBytes},
 		postings: cacheMap[string, cachedPostings]{m: make(map[string]cachedPostings), keep: cachePostingBytes},
+		entities: cacheMap[string, Entity]{m: make(map[string]Entity), keep: cacheEntityBytes},
 	}
 }
 
@@ -127,6 +130,7 @@ func (c *readCache) clearAll() {
 	c.records.clear()
 	c.edges.clear()
 	c.postings.clear()
+	c.entities.clear()
 }
 
 // paperValue returns the value of key, paper pid's record or edges as m
@@ -285,4 +289,45 @@ func (sc *keyScanner) allPostings(eid string) ([]paperKeyID, error) {
 	var ids []paperKeyID
 	err := sc.eachPosting(eid, func(pid paperKeyID) bool { ids = append(ids, pid); return true })
 	return ids, err
+}
+
+// entitySize estimates the memory an entity record holds.
+func entitySize(e Entity) int {
+	n := len(e.Name) + cacheEntryOverhead
+	for _, list := range [][]string{e.Aliases, e.Broader} {
+		for _, a := range list {
+			n += len(a) + 16
+		}
+	}
+	return n
+}
+
+// entity returns entity id's record as readEntity(txn, id, false) does,
+// from the cache when it holds it. The Aliases and Broader it returns may
+// be the cache's: they must not be modified (appending copies them).
+func (c *readCache) entity(txn *badger.Txn, id string) (Entity, error) {
+	if c == nil {
+		return readEntity(txn, id, false)
+	}
+	c.mu.RLock()
+	var e Entity
+	ok := false
+	if c.serves(txn) {
+		e, ok = c.entities.m[id]
+	}
+	c.mu.RUnlock()
+	if ok {
+		return e, nil
+	}
+	e, err := readEntity(txn, id, false)
+	if err != nil {
+		return e, err
+	}
+	e.Aliases, e.Broader = slices.Clip(e.Aliases), slices.Clip(e.Broader)
+	c.mu.Lock()
+	if c.serves(txn) {
+		c.entities.put(id, e, entitySize(e), entitySize)
+	}
+	c.mu.Unlock()
+	return e, nil
 }

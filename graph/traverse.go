@@ -129,7 +129,7 @@ func readNode(txn *badger.Txn, c *readCache, id string) (Node, error) {
 		p, err := readPaperRecord(txn, c, id)
 		return Node{Paper: &p}, err
 	}
-	e, err := readEntity(txn, id, false)
+	e, err := c.entity(txn, id)
 	return Node{Entity: &e}, err
 }
 
@@ -258,7 +258,7 @@ func (s *Store) Sharing(ctx context.Context, id string, q SharingQuery) ([]Match
 	limit = min(limit, maxLimit)
 	var out []Match
 	err = s.db.View(func(txn *badger.Txn) error {
-		if ok, err := has(txn, paperKey(id)); err != nil || !ok {
+		if _, ok, err := s.cache.record(txn, id); err != nil || !ok {
 			if err == nil {
 				err = fmt.Errorf("paper %s: %w", id, ErrNotFound)
 			}
@@ -328,11 +328,11 @@ func shareGroups(txn *badger.Txn, sc *keyScanner, own []string, family bool) ([]
 			}
 		}
 		for _, m := range g.members {
-			d, err := getUint64(txn, degreeKey(m))
-			if err != nil {
+			e, err := sc.cache.entity(txn, m)
+			if err != nil && !errors.Is(err, ErrNotFound) {
 				return nil, err
 			}
-			g.degree += d
+			g.degree += uint64(e.PaperCount)
 		}
 		g.bonus = adamicAdar(g.degree)
 	}
@@ -651,7 +651,7 @@ func readMatches(txn *badger.Txn, c *readCache, groups []*shareGroup, best []ran
 			}
 			e, ok := ents[g.id]
 			if !ok {
-				if e, err = readEntity(txn, g.id, false); err != nil {
+				if e, err = c.entity(txn, g.id); err != nil {
 					return nil, err
 				}
 				ents[g.id] = e
