@@ -123,6 +123,16 @@ func Open(dir string, opts Options) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}
+	if !opts.ReadOnly {
+		reset, err := resetInterruptedLoad(db, dir)
+		if err != nil {
+			db.Close()
+			return nil, fmt.Errorf("open store %s: %w", dir, err)
+		}
+		if reset {
+			log.Warn("emptied a database whose first load was interrupted", "dir", dir)
+		}
+	}
 	s := &Store{db: db, dir: dir, log: log, ints: make(map[string]uint64), entities: make(map[string]*Entity), cache: newReadCache()}
 	if err := s.checkVersion(opts.ReadOnly); err != nil {
 		db.Close()

@@ -1,0 +1,524 @@
+package graph
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"container/heap"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/pb"
+	"github.com/dgraph-io/ristretto/v2/z"
+)
+
+// A Loader fills an empty Store several times faster than PutPapers, for
+// a first ingest. PutPapers pays, for each of the ~35 keys of a paper, an
+// insert into Badger's memtable (a skiplist) and, later, its share of
+// compactions that rewrite every level; together about two thirds of its
+// time. A Loader writes the same keys and values, computed by the same
+// writer, into sorted runs of its own (memory, spilled to files under the
+// database directory), merges them once at Finish and hands the result to
+// Badger's StreamWriter, which builds the tables of the last level
+// directly: each key is written once.
+//
+// Papers given twice (the same id from two sources) are set aside and
+// merged by PutPapers after the load, so they get PutPapers's merge
+// semantics exactly.
+//
+// A load is all or nothing: Finish writes the marker key 0x00 "loading"
+// first and deletes it last, and Open empties a database it finds with the
+// marker, or with keys but no format version (a crash while the first
+// tables were written), which can only be an interrupted load of an empty
+// database. No other writer may use the Store until Finish or Close
+// returns, and reads see an empty or partial database meanwhile.
+type Loader struct {
+	s      *Store
+	dir    string // spilled runs
+	ints   map[string]uint64
+	cached map[string]*Entity
+	seen   map[paperKeyID]struct{}
+	dups   []Paper
+	run    *memRun
+	runs   []string
+	// spilling is the outcome of the spill under way, if any: a run is
+	// sorted and written on another core while the next one fills.
+	spilling chan error
+	res      PutResult
+	closed   bool
+	// runBytes is loadRunBytes; tests make it small to spill often.
+	runBytes int
+}
+
+// loadRunBytes is the size of a run held in memory before it is spilled
+// to a file: the memory a load needs beyond the writer's caches.
+const loadRunBytes = 128 << 20
+
+// loadDirPattern names the directories of spilled runs, in the database
+// directory; Open removes any left by a crash.
+const loadDirPattern = ".load-*"
+
+// loadingKey marks a database being loaded: 0x00 "loading".
+func loadingKey() []byte { return append([]byte{prefixMeta}, "loading"...) }
+
+// ErrNotEmpty: NewLoader was called on a store that holds data.
+var ErrNotEmpty = errors.New("store is not empty")
+
+// NewLoader starts a load into s, which must be empty (else the error
+// wraps ErrNotEmpty). It holds s's write lock until Finish or Close.
+func (s *Store) NewLoader() (*Loader, error) {
+	s.writeMu.Lock()
+	empty := true
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			if !bytes.Equal(it.Item().Key(), versionKey()) {
+				empty = false
+				break
+			}
+		}
+		return nil
+	})
+	if err == nil && !empty {
+		err = fmt.Errorf("load %s: %w", s.dir, ErrNotEmpty)
+	}
+	var dir string
+	if err == nil {
+		dir, err = os.MkdirTemp(s.dir, loadDirPattern)
+	}
+	if err != nil {
+		s.writeMu.Unlock()
+		return nil, err
+	}
+	s.gen.Add(1)
+	s.cache.beginWrite()
+	return &Loader{
+		s: s, dir: dir,
+		ints:   make(map[string]uint64),
+		cached: make(map[string]*Entity),
+		seen:   make(map[paperKeyID]struct{}),
+		run:    &memRun{},
+
+		runBytes: loadRunBytes,
+	}, nil
+}
+
+// Add computes the keys of papers, as PutPapers would write them. It fails
+// before using any of them if one is invalid (see ValidatePaper).
+func (l *Loader) Add(ctx context.Context, papers []Paper) error {
+	if l.closed {
+		return errors.New("load: Add after Finish or Close")
+	}
+	for i := range papers {
+		if err := ValidatePaper(&papers[i]); err != nil {
+			return err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	w := newWriter(l.run, l.ints, l.cached, nil)
+	for i := range papers {
+		p := &papers[i]
+		var k paperKeyID
+		copy(k[:], p.ID)
+		if _, dup := l.seen[k]; dup {
+			l.dups = append(l.dups, *p)
+			continue
+		}
+		l.seen[k] = struct{}{}
+		if _, err := w.putPaper(p); err != nil {
+			return fmt.Errorf("load: %w", err)
+		}
+		l.res.Added++
+	}
+	if err := w.flush(); err != nil {
+		return fmt.Errorf("load: %w", err)
+	}
+	w.commit()
+	if l.run.bytes >= l.runBytes {
+		return l.spill()
+	}
+	return nil
+}
+
+// spill starts writing the run in memory to a file, sorted, once the
+// last spill is done: at most two runs are in memory.
+func (l *Loader) spill() error {
+	if err := l.waitSpill(); err != nil {
+		return err
+	}
+	name := filepath.Join(l.dir, fmt.Sprintf("run-%06d", len(l.runs)))
+	l.runs = append(l.runs, name)
+	run := l.run
+	l.run = &memRun{}
+	done := make(chan error, 1)
+	l.spilling = done
+	go func() { done <- run.writeFile(name) }()
+	return nil
+}
+
+// waitSpill waits for the spill under way, if any.
+func (l *Loader) waitSpill() error {
+	if l.spilling == nil {
+		return nil
+	}
+	err := <-l.spilling
+	l.spilling = nil
+	if err != nil {
+		return fmt.Errorf("load: spill run: %w", err)
+	}
+	return nil
+}
+
+// Finish writes everything added into the store, then merges the papers
+// added twice with PutPapers. The result counts the papers added, and the
+// repeated ones as PutPapers counts them.
+func (l *Loader) Finish(ctx context.Context) (PutResult, error) {
+	if l.closed {
+		return PutResult{}, errors.New("load: Finish after Finish or Close")
+	}
+	err := l.write(ctx)
+	l.Close()
+	if err != nil {
+		return PutResult{}, fmt.Errorf("load: %w", err)
+	}
+	res := l.res
+	if len(l.dups) > 0 {
+		r, err := l.s.PutPapers(ctx, l.dups)
+		res.Updated += r.Updated
+		res.Unchanged += r.Unchanged
+		res.Added += r.Added
+		if err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// Close ends the load, releasing the store; after Finish it does nothing.
+// A load closed before Finish leaves the store empty.
+func (l *Loader) Close() error {
+	if l.closed {
+		return nil
+	}
+	l.closed = true
+	l.waitSpill()
+	err := os.RemoveAll(l.dir)
+	l.s.cache.endWrite(l.s.db)
+	l.s.gen.Add(1)
+	l.s.writeMu.Unlock()
+	return err
+}
+
+// write merges the runs into the store through a StreamWriter.
+func (l *Loader) write(ctx context.Context) error {
+	if l.run.len() > 0 {
+		if err := l.spill(); err != nil {
+			return err
+		}
+	}
+	if err := l.waitSpill(); err != nil {
+		return err
+	}
+	var m runMerger
+	defer m.close()
+	if err := m.open(l.runs); err != nil {
+		return err
+	}
+	sw := l.s.db.NewStreamWriter()
+	if err := sw.Prepare(); err != nil {
+		return err
+	}
+	buf := z.NewBuffer(8<<20, "papergraph.Loader")
+	defer buf.Release()
+	add := func(key, val []byte) error {
+		badger.KVToBuffer(&pb.KV{Key: key, Value: val, Version: 1}, buf)
+		if buf.LenNoPadding() < 4<<20 {
+			return nil
+		}
+		err := sw.Write(buf)
+		buf.Reset()
+		return err
+	}
+	// Both sort before every other key, as a StreamWriter needs.
+	if err := add(loadingKey(), []byte{}); err != nil {
+		sw.Cancel()
+		return err
+	}
+	if err := add(versionKey(), binary.BigEndian.AppendUint32(nil, formatVersion)); err != nil {
+		sw.Cancel()
+		return err
+	}
+	n := 0
+	err := m.each(func(key, val []byte) error {
+		if n++; n%(1<<16) == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		return add(key, val)
+	})
+	if err == nil {
+		err = sw.Write(buf)
+	}
+	if err != nil {
+		sw.Cancel()
+		return err
+	}
+	if err := sw.Flush(); err != nil {
+		return err
+	}
+	return l.s.db.Update(func(txn *badger.Txn) error { return txn.Delete(loadingKey()) })
+}
+
+// resetInterruptedLoad empties db when it holds an interrupted load (see
+// Loader) and removes spilled runs left in dir; it reports whether it
+// emptied db.
+func resetInterruptedLoad(db *badger.DB, dir string) (bool, error) {
+	stale, _ := filepath.Glob(filepath.Join(dir, loadDirPattern))
+	for _, d := range stale {
+		if err := os.RemoveAll(d); err != nil {
+			return false, err
+		}
+	}
+	interrupted := false
+	err := db.View(func(txn *badger.Txn) error {
+		if _, err := txn.Get(loadingKey()); err == nil {
+			interrupted = true
+			return nil
+		} else if !errors.Is(err, badger.ErrKeyNotFound) {
+			return err
+		}
+		_, err := txn.Get(versionKey())
+		if !errors.Is(err, badger.ErrKeyNotFound) {
+			return err
+		}
+		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false})
+		defer it.Close()
+		it.Rewind()
+		interrupted = it.Valid()
+		return nil
+	})
+	if err != nil || !interrupted {
+		return false, err
+	}
+	return true, db.DropAll()
+}
+
+// memRun is a run of writes in memory, in the order they were made: the
+// kvTxn of a Loader's writer. Every read finds nothing, which is right for
+// a load: the store was empty, papers given twice are set aside, and what
+// earlier batches wrote that a writer reads back (entity records,
+// counters) comes from the Loader's caches, which are never dropped.
+type memRun struct {
+	ents  []runEntry
+	arena []byte
+	bytes int
+}
+
+type runEntry struct {
+	key, val []byte // in arena
+	seq      int32  // order of the write in the run
+	del      bool
+}
+
+func (r *memRun) Get(key []byte) ([]byte, error) {
+	return nil, fmt.Errorf("key %q: %w", key, badger.ErrKeyNotFound)
+}
+
+func (r *memRun) Set(key, val []byte) error {
+	r.ents = append(r.ents, runEntry{key: r.copy(key), val: r.copy(val), seq: int32(len(r.ents))})
+	r.bytes += len(key) + len(val) + 56
+	return nil
+}
+
+func (r *memRun) Delete(key []byte) error {
+	r.ents = append(r.ents, runEntry{key: r.copy(key), seq: int32(len(r.ents)), del: true})
+	r.bytes += len(key) + 56
+	return nil
+}
+
+// copy returns b copied into the arena, which grows in chunks so that
+// earlier copies stay put.
+func (r *memRun) copy(b []byte) []byte {
+	if cap(r.arena)-len(r.arena) < len(b) {
+		r.arena = make([]byte, 0, max(1<<20, len(b)))
+	}
+	r.arena = append(r.arena, b...)
+	return r.arena[len(r.arena)-len(b) : len(r.arena) : len(r.arena)]
+}
+
+func (r *memRun) len() int { return len(r.ents) }
+
+// writeFile writes the run to a new file name, sorted.
+func (r *memRun) writeFile(name string) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	err = r.writeSorted(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// writeSorted writes the run in key order, the last write of each key
+// only, as: uvarint key length, key, a byte 1 for a delete else 0, then
+// for a set uvarint value length and value.
+func (r *memRun) writeSorted(w io.Writer) error {
+	slices.SortFunc(r.ents, func(a, b runEntry) int {
+		return cmp.Or(bytes.Compare(a.key, b.key), cmp.Compare(a.seq, b.seq))
+	})
+	var hdr []byte
+	for i, e := range r.ents {
+		if i+1 < len(r.ents) && bytes.Equal(e.key, r.ents[i+1].key) {
+			continue
+		}
+		hdr = binary.AppendUvarint(hdr[:0], uint64(len(e.key)))
+		hdr = append(hdr, e.key...)
+		if e.del {
+			hdr = append(hdr, 1)
+		} else {
+			hdr = append(hdr, 0)
+			hdr = binary.AppendUvarint(hdr, uint64(len(e.val)))
+		}
+		if _, err := w.Write(hdr); err != nil {
+			return err
+		}
+		if !e.del {
+			if _, err := w.Write(e.val); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// runReader reads a spilled run.
+type runReader struct {
+	f    *os.File
+	r    *bufio.Reader
+	seq  int // later runs win
+	key  []byte
+	val  []byte
+	del  bool
+	done bool
+}
+
+func (rr *runReader) next() error {
+	n, err := binary.ReadUvarint(rr.r)
+	if errors.Is(err, io.EOF) {
+		rr.done = true
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	rr.key = slices.Grow(rr.key[:0], int(n))[:n]
+	if _, err := io.ReadFull(rr.r, rr.key); err != nil {
+		return err
+	}
+	flag, err := rr.r.ReadByte()
+	if err != nil {
+		return err
+	}
+	rr.del = flag == 1
+	if rr.del {
+		return nil
+	}
+	if n, err = binary.ReadUvarint(rr.r); err != nil {
+		return err
+	}
+	rr.val = slices.Grow(rr.val[:0], int(n))[:n]
+	_, err = io.ReadFull(rr.r, rr.val)
+	return err
+}
+
+// runMerger merges spilled runs in key order; of the writes of one key,
+// the latest run's wins.
+type runMerger []*runReader
+
+func (m runMerger) Len() int { return len(m) }
+func (m runMerger) Less(i, j int) bool {
+	return cmp.Or(bytes.Compare(m[i].key, m[j].key), cmp.Compare(m[j].seq, m[i].seq)) < 0
+}
+func (m runMerger) Swap(i, j int) { m[i], m[j] = m[j], m[i] }
+func (m *runMerger) Push(x any)   { *m = append(*m, x.(*runReader)) }
+func (m *runMerger) Pop() any {
+	old := *m
+	x := old[len(old)-1]
+	*m = old[:len(old)-1]
+	return x
+}
+
+func (m *runMerger) open(names []string) error {
+	for i, name := range names {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		rr := &runReader{f: f, r: bufio.NewReaderSize(f, 1<<20), seq: i}
+		if err := rr.next(); err != nil {
+			f.Close()
+			return fmt.Errorf("run %s: %w", name, err)
+		}
+		if !rr.done {
+			*m = append(*m, rr)
+		} else {
+			f.Close()
+		}
+	}
+	heap.Init(m)
+	return nil
+}
+
+// each calls fn with each key and its latest value, in key order, deleted
+// keys left out.
+func (m *runMerger) each(fn func(key, val []byte) error) error {
+	var last []byte
+	first := true
+	for m.Len() > 0 {
+		rr := (*m)[0]
+		// The first of equal keys is the latest run's; the others are
+		// older writes, skipped.
+		if first || !bytes.Equal(rr.key, last) {
+			first = false
+			last = append(last[:0], rr.key...)
+			if !rr.del {
+				if err := fn(rr.key, rr.val); err != nil {
+					return err
+				}
+			}
+		}
+		if err := rr.next(); err != nil {
+			return fmt.Errorf("run %s: %w", rr.f.Name(), err)
+		}
+		if rr.done {
+			rr.f.Close()
+			heap.Pop(m)
+		} else {
+			heap.Fix(m, 0)
+		}
+	}
+	return nil
+}
+
+func (m *runMerger) close() {
+	for _, rr := range *m {
+		rr.f.Close()
+	}
+}
