@@ -106,8 +106,8 @@ func TestBenchJSON(t *testing.T) {
 }
 
 func TestBenchTable(t *testing.T) {
-	out := string(runBenchArgs(t, "--papers", "50", "--queries", "10"))
-	for _, want := range []string{"extract", "ingest", "papersSharing", "peak RSS", "on disk"} {
+	out := string(runBenchArgs(t, "--papers", "50", "--queries", "10", "--incremental"))
+	for _, want := range []string{"extract", "ingest\tincremental", "papersSharing", "peak RSS", "on disk"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("bench table has no %q:\n%s", want, out)
 		}
