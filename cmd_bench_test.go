@@ -107,7 +107,7 @@ func TestBenchJSON(t *testing.T) {
 
 func TestBenchTable(t *testing.T) {
 	out := string(runBenchArgs(t, "--papers", "50", "--queries", "10", "--incremental"))
-	for _, want := range []string{"extract", "ingest\tincremental", "papersSharing", "peak RSS", "on disk"} {
+	for _, want := range []string{"extract", "incremental: ", "papersSharing", "peak RSS", "on disk"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("bench table has no %q:\n%s", want, out)
 		}
