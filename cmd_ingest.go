@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -215,16 +216,43 @@ type chunk struct {
 // batch overlap with the writing of the current one; extraction runs on
 // every core. A bad record (without --skip-bad) ends the ingest after the
 // papers before it are written.
-func (in *ingester) run(ctx context.Context) (ingestSummary, error) {
+//
+// Into an empty database, it writes through a graph.Loader: a bulk load,
+// which the database gets whole at the end; an error or an interrupt
+// still writes the papers read so far, as PutPapers would have.
+func (in *ingester) run(ctx context.Context) (sum ingestSummary, err error) {
 	start := time.Now()
-	var sum ingestSummary
+	load, err := in.store.NewLoader()
+	switch {
+	case errors.Is(err, graph.ErrNotEmpty):
+		load = nil
+	case err != nil:
+		return sum, err
+	default:
+		in.log.Info("bulk load into an empty database")
+		defer func() {
+			if in.bar != nil {
+				in.bar.Describe("ingest: writing the database")
+			}
+			r, ferr := load.Finish(context.WithoutCancel(ctx))
+			sum.PutResult = r
+			sum.Elapsed = time.Since(start)
+			err = cmp.Or(err, ferr)
+		}()
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	chunks := make(chan chunk, 1)
 	go in.produce(ctx, chunks)
 	lastLog := start
 	for c := range chunks {
-		if len(c.papers) > 0 {
+		if len(c.papers) > 0 && load != nil {
+			// Papers given twice are counted at Finish.
+			if err := load.Add(ctx, c.papers); err != nil {
+				return sum, err
+			}
+			sum.Added += len(c.papers)
+		} else if len(c.papers) > 0 {
 			r, err := in.store.PutPapers(ctx, c.papers)
 			sum.Added += r.Added
 			sum.Updated += r.Updated
