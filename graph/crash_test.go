@@ -67,7 +67,7 @@ func TestCrash(t *testing.T) {
 		// next one, so that the kill lands while new papers are written.
 		after := stored/crashBatch + rng.IntN(3)
 		delay := time.Duration(rng.IntN(50_000)) * time.Microsecond
-		killed := runChild(t, dir, after, delay)
+		killed := runChild(t, "TestCrashChild", crashDBEnv, dir, fmt.Sprintf("batch %d", after), delay)
 		s, err := Open(dir, Options{})
 		if err != nil {
 			t.Fatalf("round %d: reopen after SIGKILL: %v", round, err)
@@ -84,7 +84,7 @@ func TestCrash(t *testing.T) {
 		t.Logf("round %d: killed=%v after %d batches + %v; %d papers stored, consistent", round, killed, after, delay, st.Papers)
 	}
 	// A last ingest runs to completion over whatever the kills left.
-	runChild(t, dir, -1, 0)
+	runChild(t, "TestCrashChild", crashDBEnv, dir, "", 0)
 	s, err := Open(dir, Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
@@ -104,14 +104,14 @@ func TestCrash(t *testing.T) {
 	}
 }
 
-// runChild runs the child ingest into dir. With after >= 0 it kills the
-// child with SIGKILL delay after it reports batch number after, and
-// reports whether the kill came before the child finished; otherwise it
+// runChild runs the test child with env set to dir. With a line to wait
+// for, it kills the child with SIGKILL delay after the child prints it,
+// and reports whether the kill came before the child finished; with "" it
 // waits for the child to finish.
-func runChild(t *testing.T, dir string, after int, delay time.Duration) (killed bool) {
+func runChild(t *testing.T, child, env, dir, line string, delay time.Duration) (killed bool) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.v")
-	cmd.Env = append(os.Environ(), crashDBEnv+"="+dir)
+	cmd := exec.Command(os.Args[0], "-test.run=^"+child+"$", "-test.v")
+	cmd.Env = append(os.Environ(), env+"="+dir)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -121,10 +121,9 @@ func runChild(t *testing.T, dir string, after int, delay time.Duration) (killed 
 		t.Fatal(err)
 	}
 	lines := bufio.NewScanner(out)
-	if after >= 0 {
-		want := fmt.Sprintf("batch %d", after)
+	if line != "" {
 		for lines.Scan() {
-			if lines.Text() == want {
+			if lines.Text() == line {
 				time.Sleep(delay)
 				killed = cmd.Process.Kill() == nil
 				break
@@ -134,8 +133,90 @@ func runChild(t *testing.T, dir string, after int, delay time.Duration) (killed 
 	for lines.Scan() {
 	}
 	err = cmd.Wait()
-	if after < 0 && err != nil {
+	if line == "" && err != nil {
 		t.Fatalf("child ingest: %v", err)
 	}
 	return killed && err != nil
+}
+
+// TestLoadCrashChild is the child of TestLoadCrash: it loads the generated
+// corpus into an empty $PAPERGRAPH_LOAD_CRASH_DB, printing a line after
+// each batch and before Finish.
+func TestLoadCrashChild(t *testing.T) {
+	dir := os.Getenv(loadCrashDBEnv)
+	if dir == "" {
+		t.Skip("runs only as the child of TestLoadCrash")
+	}
+	ctx := context.Background()
+	s, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	l, err := s.NewLoader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	papers := genCorpus(crashSeed, crashPapers, crashWords)
+	for i := 0; i < len(papers); i += crashBatch {
+		if err := l.Add(ctx, papers[i:min(i+crashBatch, len(papers))]); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Printf("batch %d\n", i/crashBatch)
+	}
+	fmt.Println("finish")
+	if _, err := l.Finish(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const loadCrashDBEnv = "PAPERGRAPH_LOAD_CRASH_DB"
+
+// TestLoadCrash kills a load at random points, while it adds papers or
+// while Finish writes them, and checks that the reopened database holds
+// none of them or all, consistent either way.
+func TestLoadCrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts child processes")
+	}
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(crashSeed, 3))
+	edges := 0
+	for _, p := range genCorpus(crashSeed, crashPapers, crashWords) {
+		edges += len(p.Entities)
+	}
+	deadline := time.Now().Add(crashTimeout)
+	for round := range crashRounds {
+		if time.Now().After(deadline) {
+			t.Logf("stopping after %d rounds: slow machine", round)
+			break
+		}
+		dir := t.TempDir()
+		line := fmt.Sprintf("batch %d", rng.IntN(crashPapers/crashBatch))
+		if round%2 == 1 {
+			line = "finish"
+		}
+		delay := time.Duration(rng.IntN(200_000)) * time.Microsecond
+		killed := runChild(t, "TestLoadCrashChild", loadCrashDBEnv, dir, line, delay)
+		s, err := Open(dir, Options{})
+		if err != nil {
+			t.Fatalf("round %d: reopen after SIGKILL: %v", round, err)
+		}
+		st, err := s.Stats(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustCheck(t, s)
+		if (st.Papers != 0 || st.Edges != 0) && (st.Papers != crashPapers || st.Edges != edges) {
+			t.Errorf("round %d: %d papers, %d edges after a kill; want none or all (%d, %d)", round, st.Papers, st.Edges, crashPapers, edges)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("round %d: killed=%v after %q + %v; %d papers", round, killed, line, delay, st.Papers)
+		if st.Papers == 0 {
+			// An emptied database takes a new load.
+			runChild(t, "TestLoadCrashChild", loadCrashDBEnv, dir, "", 0)
+		}
+	}
 }
