@@ -331,9 +331,11 @@ type runEntry struct {
 	del      bool
 }
 
-func (r *memRun) Get(key []byte) ([]byte, error) {
-	return nil, fmt.Errorf("key %q: %w", key, badger.ErrKeyNotFound)
-}
+// errRunMiss is what every read of a run returns: one value, as a load
+// reads several keys per paper.
+var errRunMiss = fmt.Errorf("load run: %w", badger.ErrKeyNotFound)
+
+func (r *memRun) Get(key []byte) ([]byte, error) { return nil, errRunMiss }
 
 func (r *memRun) Set(key, val []byte) error {
 	r.ents = append(r.ents, runEntry{key: r.copy(key), val: r.copy(val), seq: int32(len(r.ents))})
