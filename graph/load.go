@@ -12,7 +12,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"sync/atomic"
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/pb"
@@ -126,8 +128,36 @@ func (l *Loader) Add(ctx context.Context, papers []Paper) error {
 		return err
 	}
 	w := newWriter(l.run, l.ints, l.cached, nil)
+	// Tokenizing and encoding the record are half a writer's work and
+	// need none of its state: a helper does them ahead of the writer, on
+	// another core. A
+	// paper goes to whichever claims it first; the writer waits only for
+	// a paper the helper is working on.
+	pre := make([]preparedPaper, len(papers))
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for i := range papers {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if pre[i].state.CompareAndSwap(0, 1) {
+				pre[i].p = prepare(&papers[i])
+				pre[i].state.Store(2)
+			}
+		}
+	}()
 	for i := range papers {
 		p := &papers[i]
+		if pre[i].state.CompareAndSwap(0, 1) {
+			pre[i].p = prepare(p)
+		} else {
+			for pre[i].state.Load() != 2 {
+				runtime.Gosched()
+			}
+		}
 		var k paperKeyID
 		copy(k[:], p.ID)
 		if _, dup := l.seen[k]; dup {
@@ -135,7 +165,10 @@ func (l *Loader) Add(ctx context.Context, papers []Paper) error {
 			continue
 		}
 		l.seen[k] = struct{}{}
-		if _, err := w.putPaper(p); err != nil {
+		w.pre = &pre[i].p
+		_, err := w.putPaper(p)
+		w.pre = nil
+		if err != nil {
 			return fmt.Errorf("load: %w", err)
 		}
 		l.res.Added++
@@ -148,6 +181,14 @@ func (l *Loader) Add(ctx context.Context, papers []Paper) error {
 		return l.spill()
 	}
 	return nil
+}
+
+// preparedPaper is a paper prepared by whichever of a Loader's writer and its
+// helper claims it: state 0 unclaimed, 1 claimed, 2 prepared by the
+// helper.
+type preparedPaper struct {
+	state atomic.Int32
+	p     prePaper
 }
 
 // spill starts writing the run in memory to a file, sorted, once the

@@ -417,6 +417,10 @@ type writer struct {
 	edits   map[string][]posting
 	entries int // estimated entries this transaction will write
 	bytes   int // and their size
+	// pre, when set, holds what putPaper computes of the paper it is
+	// given when that paper is new, computed on another core (see
+	// Loader.Add).
+	pre *prePaper
 }
 
 // termEdit is what a transaction does to one term: the postings of its
@@ -705,8 +709,14 @@ func (w *writer) putPaper(p *Paper) (outcome, error) {
 			return 0, fmt.Errorf("paper %s: decode stored record: %w", p.ID, err)
 		}
 	}
-	rec := paperRecord(p, &old, exists)
-	val := appendPaperRecord(nil, rec)
+	var rec *Paper
+	var val []byte
+	if w.pre != nil && !exists {
+		rec, val = w.pre.rec, w.pre.val
+	} else {
+		rec = paperRecord(p, &old, exists)
+		val = appendPaperRecord(nil, rec)
+	}
 	// Entity records and the taxonomy are merged whatever happens to the
 	// paper: a new vocabulary may add aliases without changing the edges.
 	for _, e := range p.Entities {
@@ -870,25 +880,57 @@ func termFreqs(p *Paper) (map[string]uint32, int) {
 	return tf, n
 }
 
+// prePaper is what putPaper computes of a new paper from the paper alone:
+// its record, encoded, and its text terms.
+type prePaper struct {
+	rec  *Paper
+	val  []byte
+	text textTerms
+}
+
+func prepare(p *Paper) prePaper {
+	rec := paperRecord(p, nil, false)
+	return prePaper{rec, appendPaperRecord(nil, rec), textTermsOf(p)}
+}
+
+// textTerms are the distinct terms of a paper's text, in byte order, with
+// their frequencies, and the text's length in terms.
+type textTerms struct {
+	terms  []termTF
+	length int
+}
+
+type termTF struct {
+	t  string
+	tf uint32
+}
+
+func textTermsOf(p *Paper) textTerms {
+	tf, n := termFreqs(p)
+	sorted := make([]termTF, 0, len(tf))
+	for t, n := range tf {
+		sorted = append(sorted, termTF{t, n})
+	}
+	slices.SortFunc(sorted, func(a, b termTF) int { return strings.Compare(a.t, b.t) })
+	return textTerms{sorted, n}
+}
+
 // indexText adds paper id with text p to this transaction's postings
 // block, and writes its text record.
 func (w *writer) indexText(id string, p *Paper) error {
-	tf, n := termFreqs(p)
+	var tt textTerms
+	if w.pre != nil {
+		tt = w.pre.text
+	} else {
+		tt = textTermsOf(p)
+	}
+	sorted, n := tt.terms, tt.length
 	if w.block == 0 {
 		if err := w.addCounter(counterBlocks, 1); err != nil {
 			return err
 		}
 		w.block = w.counter[counterBlocks].cur
 	}
-	type termTF struct {
-		t  string
-		tf uint32
-	}
-	sorted := make([]termTF, 0, len(tf))
-	for t, n := range tf {
-		sorted = append(sorted, termTF{t, n})
-	}
-	slices.SortFunc(sorted, func(a, b termTF) int { return strings.Compare(a.t, b.t) })
 	r := textRecord{block: w.block, length: uint64(n), terms: make([]string, len(sorted)), tfs: make([]uint32, len(sorted))}
 	var pid paperKeyID
 	copy(pid[:], id)
