@@ -157,6 +157,10 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if in.bar != nil {
 		in.bar.Finish()
 	}
+	if err == nil && sum.Updated > 0 {
+		// Updated papers left their old records in the value log.
+		err = s.CollectGarbage(ctx)
+	}
 	// The summary is printed even after an error or an interrupt: what was
 	// written stays written, and the user should know how much that was.
 	st, serr := s.Stats(context.WithoutCancel(ctx))

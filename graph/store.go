@@ -194,6 +194,25 @@ func (s *Store) Close() error {
 	return nil
 }
 
+// CollectGarbage reclaims the space of values that updates replaced:
+// records and long postings blocks live in Badger's value log (see
+// valueThreshold), where an update leaves the old value behind until a
+// log file is rewritten. It rewrites each file at least half garbage and
+// returns when none is left; on a store only ever added to, it costs a
+// sample of one file.
+func (s *Store) CollectGarbage(ctx context.Context) error {
+	for ctx.Err() == nil {
+		err := s.db.RunValueLogGC(0.5)
+		if errors.Is(err, badger.ErrNoRewrite) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("collect garbage %s: %w", s.dir, err)
+		}
+	}
+	return ctx.Err()
+}
+
 // badgerLogger routes Badger's log lines to slog. Badger's info lines
 // (tables opened, compactions) are detail for papergraph's users, so they
 // go out at debug level.

@@ -674,3 +674,25 @@ func TestWalk(t *testing.T) {
 		t.Errorf("Walk error = %v; want the callback's", err)
 	}
 }
+
+// TestCollectGarbage rewrites papers with long abstracts, whose records
+// live in the value log, and collects the garbage they leave.
+func TestCollectGarbage(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	papers := genCorpus(11, 200, 400)
+	put(t, s, papers...)
+	for i := range papers {
+		papers[i].Abstract += " revised"
+	}
+	if r := put(t, s, papers...); r.Updated != len(papers) {
+		t.Fatalf("second put: %+v; want all updated", r)
+	}
+	if err := s.CollectGarbage(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mustCheck(t, s)
+	if p, err := s.Paper(ctx, papers[7].ID); err != nil || p.Abstract != papers[7].Abstract {
+		t.Errorf("Paper after CollectGarbage: %v; abstract %q", err, p.Abstract)
+	}
+}
