@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -43,6 +44,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	noIntro := fl.Bool("no-introspection", false, "turn off schema introspection")
 	seedsIfEmpty := fl.Bool("seeds-if-empty", true, "fill an empty database from the embedded seed abstracts")
 	timeout := fl.Duration("timeout", 10*time.Second, "per-request `duration` limit")
+	respCache := fl.Int("response-cache", 2048, "query responses kept between writes, `n`; 0 disables the cache")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -83,7 +85,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		CORSOrigins:          origins,
 		PlaygroundAssets:     *assets,
 		DisableIntrospection: *noIntro,
-		Limits:               server.Limits{Timeout: *timeout},
+		Limits:               server.Limits{Timeout: *timeout, ResponseCacheSize: cmp.Or(*respCache, -1)},
 		Logger:               log,
 	})
 	if err != nil {
