@@ -38,6 +38,46 @@ func benchPut(b *testing.B, papers []Paper) {
 	b.ReportMetric(float64(len(papers)*b.N)/b.Elapsed().Seconds(), "papers/s")
 }
 
+// benchLoad bulk-loads papers in batches of 4000 into a fresh store, the
+// way the ingest command does into an empty database, and reports papers
+// per second.
+func benchLoad(b *testing.B, papers []Paper) {
+	ctx := context.Background()
+	for b.Loop() {
+		b.StopTimer()
+		s, err := Open(b.TempDir(), Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		l, err := s.NewLoader()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for batch := range slices.Chunk(papers, 4000) {
+			if err := l.Add(ctx, batch); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := l.Finish(ctx); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		if err := s.Close(); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(len(papers)*b.N)/b.Elapsed().Seconds(), "papers/s")
+}
+
+// BenchmarkLoad bulk-loads 10,000 generated papers.
+func BenchmarkLoad(b *testing.B) { benchLoad(b, ingestCorpus(b, 10_000)) }
+
+// BenchmarkLoad100k bulk-loads 100,000 generated papers. Run it alone:
+// go test -run XXX -bench Load100k -benchtime 1x ./graph
+func BenchmarkLoad100k(b *testing.B) { benchLoad(b, ingestCorpus(b, 100_000)) }
+
 // BenchmarkPutPapers ingests 10,000 generated papers.
 func BenchmarkPutPapers(b *testing.B) { benchPut(b, ingestCorpus(b, 10_000)) }
 
