@@ -9,6 +9,7 @@ package graph
 //	prefix | key fields (width)                       | value                      | serves
 //	-------+------------------------------------------+----------------------------+------------------------------------------
 //	0x00   | "version"                                | uint32 format version      | Open refuses newer formats
+//	0x00   | "loading"                                | empty                      | only while a Loader writes; Open empties such a database
 //	0x01   | paper id (16)                            | paper record (record.go)   | Paper, listing papers in id order
 //	0x02   | entity id                                | entity record (JSON)       | Entity
 //	0x03   | paper id (16)                            | entity ids (see below)     | entities of a paper (one point read)
