@@ -13,9 +13,10 @@ func ingestCorpus(b *testing.B, n int) []Paper {
 	return genCorpus(9, n, 150)
 }
 
-// benchPut writes papers in batches of 4000 into a fresh store, the way
-// the ingest command does, and reports papers per second.
-func benchPut(b *testing.B, papers []Paper) {
+// benchIngest writes papers in batches of 4000 into a fresh store, the
+// way the ingest command does, with PutPapers or, with load, a Loader (as
+// into an empty database), and reports papers per second.
+func benchIngest(b *testing.B, papers []Paper, load bool) {
 	ctx := context.Background()
 	for b.Loop() {
 		b.StopTimer()
@@ -24,43 +25,26 @@ func benchPut(b *testing.B, papers []Paper) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
+		write := func(batch []Paper) error {
+			_, err := s.PutPapers(ctx, batch)
+			return err
+		}
+		var l *Loader
+		if load {
+			if l, err = s.NewLoader(); err != nil {
+				b.Fatal(err)
+			}
+			write = func(batch []Paper) error { return l.Add(ctx, batch) }
+		}
 		for batch := range slices.Chunk(papers, 4000) {
-			if _, err := s.PutPapers(ctx, batch); err != nil {
+			if err := write(batch); err != nil {
 				b.Fatal(err)
 			}
 		}
-		b.StopTimer()
-		if err := s.Close(); err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-	}
-	b.ReportMetric(float64(len(papers)*b.N)/b.Elapsed().Seconds(), "papers/s")
-}
-
-// benchLoad bulk-loads papers in batches of 4000 into a fresh store, the
-// way the ingest command does into an empty database, and reports papers
-// per second.
-func benchLoad(b *testing.B, papers []Paper) {
-	ctx := context.Background()
-	for b.Loop() {
-		b.StopTimer()
-		s, err := Open(b.TempDir(), Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-		l, err := s.NewLoader()
-		if err != nil {
-			b.Fatal(err)
-		}
-		for batch := range slices.Chunk(papers, 4000) {
-			if err := l.Add(ctx, batch); err != nil {
+		if l != nil {
+			if _, err := l.Finish(ctx); err != nil {
 				b.Fatal(err)
 			}
-		}
-		if _, err := l.Finish(ctx); err != nil {
-			b.Fatal(err)
 		}
 		b.StopTimer()
 		if err := s.Close(); err != nil {
@@ -72,19 +56,19 @@ func benchLoad(b *testing.B, papers []Paper) {
 }
 
 // BenchmarkLoad bulk-loads 10,000 generated papers.
-func BenchmarkLoad(b *testing.B) { benchLoad(b, ingestCorpus(b, 10_000)) }
+func BenchmarkLoad(b *testing.B) { benchIngest(b, ingestCorpus(b, 10_000), true) }
 
 // BenchmarkLoad100k bulk-loads 100,000 generated papers. Run it alone:
 // go test -run XXX -bench Load100k -benchtime 1x ./graph
-func BenchmarkLoad100k(b *testing.B) { benchLoad(b, ingestCorpus(b, 100_000)) }
+func BenchmarkLoad100k(b *testing.B) { benchIngest(b, ingestCorpus(b, 100_000), true) }
 
 // BenchmarkPutPapers ingests 10,000 generated papers.
-func BenchmarkPutPapers(b *testing.B) { benchPut(b, ingestCorpus(b, 10_000)) }
+func BenchmarkPutPapers(b *testing.B) { benchIngest(b, ingestCorpus(b, 10_000), false) }
 
 // BenchmarkPutPapers100k ingests 100,000 generated papers, the size the
 // performance target is set for (>= 5,000 papers/s, peak RSS <= 1.5 GiB).
 // Run it alone: go test -run XXX -bench PutPapers100k -benchtime 1x ./graph
-func BenchmarkPutPapers100k(b *testing.B) { benchPut(b, ingestCorpus(b, 100_000)) }
+func BenchmarkPutPapers100k(b *testing.B) { benchIngest(b, ingestCorpus(b, 100_000), false) }
 
 // storeWith returns a fresh store holding papers, closed when b ends.
 func storeWith(b *testing.B, papers []Paper) *Store {

@@ -68,18 +68,7 @@ func TestCrash(t *testing.T) {
 		after := stored/crashBatch + rng.IntN(3)
 		delay := time.Duration(rng.IntN(50_000)) * time.Microsecond
 		killed := runChild(t, "TestCrashChild", crashDBEnv, dir, fmt.Sprintf("batch %d", after), delay)
-		s, err := Open(dir, Options{})
-		if err != nil {
-			t.Fatalf("round %d: reopen after SIGKILL: %v", round, err)
-		}
-		st, err := s.Stats(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mustCheck(t, s)
-		if err := s.Close(); err != nil {
-			t.Fatal(err)
-		}
+		st := reopenChecked(t, dir)
 		stored = st.Papers
 		t.Logf("round %d: killed=%v after %d batches + %v; %d papers stored, consistent", round, killed, after, delay, st.Papers)
 	}
@@ -102,6 +91,27 @@ func TestCrash(t *testing.T) {
 	if st.Papers != crashPapers || st.Edges != edges {
 		t.Errorf("Stats() after the final ingest = %d papers, %d edges; want %d, %d", st.Papers, st.Edges, crashPapers, edges)
 	}
+}
+
+// reopenChecked opens the database a killed child left, checks every
+// invariant and returns its counts.
+func reopenChecked(t *testing.T, dir string) Stats {
+	t.Helper()
+	s, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatalf("reopen after SIGKILL: %v", err)
+	}
+	defer func() {
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	st, err := s.Stats(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustCheck(t, s)
+	return st
 }
 
 // runChild runs the test child with env set to dir. With a line to wait
@@ -179,7 +189,6 @@ func TestLoadCrash(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts child processes")
 	}
-	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(crashSeed, 3))
 	edges := 0
 	for _, p := range genCorpus(crashSeed, crashPapers, crashWords) {
@@ -198,20 +207,9 @@ func TestLoadCrash(t *testing.T) {
 		}
 		delay := time.Duration(rng.IntN(200_000)) * time.Microsecond
 		killed := runChild(t, "TestLoadCrashChild", loadCrashDBEnv, dir, line, delay)
-		s, err := Open(dir, Options{})
-		if err != nil {
-			t.Fatalf("round %d: reopen after SIGKILL: %v", round, err)
-		}
-		st, err := s.Stats(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mustCheck(t, s)
+		st := reopenChecked(t, dir)
 		if (st.Papers != 0 || st.Edges != 0) && (st.Papers != crashPapers || st.Edges != edges) {
 			t.Errorf("round %d: %d papers, %d edges after a kill; want none or all (%d, %d)", round, st.Papers, st.Edges, crashPapers, edges)
-		}
-		if err := s.Close(); err != nil {
-			t.Fatal(err)
 		}
 		t.Logf("round %d: killed=%v after %q + %v; %d papers", round, killed, line, delay, st.Papers)
 		if st.Papers == 0 {
