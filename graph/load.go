@@ -54,6 +54,7 @@ type Loader struct {
 	// sorted and written on another core while the next one fills.
 	spilling chan error
 	res      PutResult
+	failed   error // set by a failed Add: Finish writes nothing
 	closed   bool
 	// runBytes is loadRunBytes; tests make it small to spill often.
 	runBytes int
@@ -127,12 +128,25 @@ func (l *Loader) Add(ctx context.Context, papers []Paper) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if l.failed != nil {
+		return l.failed
+	}
+	if err := l.add(papers); err != nil {
+		// Part of the batch may be in the run without the counters and
+		// records it updates: the load cannot be finished.
+		l.failed = fmt.Errorf("load abandoned: %w", err)
+		return l.failed
+	}
+	return nil
+}
+
+// add writes papers into the run.
+func (l *Loader) add(papers []Paper) error {
 	w := newWriter(l.run, l.ints, l.cached, nil)
 	// Tokenizing and encoding the record are half a writer's work and
 	// need none of its state: a helper does them ahead of the writer, on
-	// another core. A
-	// paper goes to whichever claims it first; the writer waits only for
-	// a paper the helper is working on.
+	// another core. A paper goes to whichever claims it first; the writer
+	// waits only for a paper the helper is working on.
 	pre := make([]preparedPaper, len(papers))
 	stop := make(chan struct{})
 	defer close(stop)
@@ -227,7 +241,10 @@ func (l *Loader) Finish(ctx context.Context) (PutResult, error) {
 	if l.closed {
 		return PutResult{}, errors.New("load: Finish after Finish or Close")
 	}
-	err := l.write(ctx)
+	err := l.failed
+	if err == nil {
+		err = l.write(ctx)
+	}
 	l.Close()
 	if err != nil {
 		return PutResult{}, fmt.Errorf("load: %w", err)
@@ -261,7 +278,7 @@ func (l *Loader) Close() error {
 }
 
 // write merges the runs into the store through a StreamWriter.
-func (l *Loader) write(ctx context.Context) error {
+func (l *Loader) write(ctx context.Context) (err error) {
 	if l.run.len() > 0 {
 		if err := l.spill(); err != nil {
 			return err
@@ -279,6 +296,15 @@ func (l *Loader) write(ctx context.Context) error {
 	if err := sw.Prepare(); err != nil {
 		return err
 	}
+	// From here a failure leaves part of the load in the database: empty
+	// it again, as it was.
+	defer func() {
+		if err != nil {
+			if derr := l.s.db.DropAll(); derr != nil {
+				err = errors.Join(err, derr)
+			}
+		}
+	}()
 	buf := z.NewBuffer(8<<20, "papergraph.Loader")
 	defer buf.Release()
 	add := func(key, val []byte) error {
@@ -300,7 +326,7 @@ func (l *Loader) write(ctx context.Context) error {
 		return err
 	}
 	n := 0
-	err := m.each(func(key, val []byte) error {
+	err = m.each(func(key, val []byte) error {
 		if n++; n%(1<<16) == 0 {
 			if err := ctx.Err(); err != nil {
 				return err

@@ -147,6 +147,22 @@ func TestLoaderInterrupted(t *testing.T) {
 		t.Fatalf("after Close without Finish: %+v, %v; want no papers", st, err)
 	}
 
+	// A load whose Add failed half-way is abandoned: Finish writes nothing.
+	l, err = s.NewLoader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Add(ctx, genCorpus(5, 50, 10)); err != nil {
+		t.Fatal(err)
+	}
+	l.failed = errors.New("disk on fire")
+	if _, err := l.Finish(ctx); err == nil {
+		t.Error("Finish after a failed Add: no error")
+	}
+	if st, err := s.Stats(ctx); err != nil || st.Papers != 0 {
+		t.Fatalf("after an abandoned load: %+v, %v; want no papers", st, err)
+	}
+
 	// A crash during Finish: the marker and some keys are written.
 	dir := t.TempDir()
 	s2, err := Open(dir, Options{})
