@@ -163,3 +163,17 @@ func TestCacheMapBound(t *testing.T) {
 		t.Error("an entry over an eighth of the bound was kept")
 	}
 }
+
+func TestCacheMapReplace(t *testing.T) {
+	m := cacheMap[int, []byte]{m: make(map[int][]byte), keep: 1000}
+	for i := range 50 {
+		m.put(i%3, make([]byte, 36+i%2), 100+i%2, bytesSize)
+	}
+	want := 0
+	for _, v := range m.m {
+		want += bytesSize(v)
+	}
+	if len(m.m) != 3 || m.bytes != want {
+		t.Errorf("after replacing 3 keys: %d entries, %d bytes counted; want 3 entries, %d bytes", len(m.m), m.bytes, want)
+	}
+}
