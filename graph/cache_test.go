@@ -165,15 +165,22 @@ func TestCacheMapBound(t *testing.T) {
 }
 
 func TestCacheMapReplace(t *testing.T) {
-	m := cacheMap[int, []byte]{m: make(map[int][]byte), keep: 1000}
-	for i := range 50 {
-		m.put(i%3, make([]byte, 36+i%2), 100+i%2, bytesSize)
-	}
-	want := 0
-	for _, v := range m.m {
-		want += bytesSize(v)
-	}
-	if len(m.m) != 3 || m.bytes != want {
-		t.Errorf("after replacing 3 keys: %d entries, %d bytes counted; want 3 entries, %d bytes", len(m.m), m.bytes, want)
+	// Replacing an entry of a full map with a larger one makes room;
+	// whichever entry goes (map order is random, hence the trials), the
+	// count must hold.
+	val := func(n int) []byte { return make([]byte, n-cacheEntryOverhead) }
+	for trial := range 100 {
+		m := cacheMap[int, []byte]{m: make(map[int][]byte), keep: 2000}
+		for k := range 10 {
+			m.put(k, val(200), 200, bytesSize)
+		}
+		m.put(0, val(250), 250, bytesSize)
+		want := 0
+		for _, v := range m.m {
+			want += bytesSize(v)
+		}
+		if m.bytes != want || m.bytes > m.keep {
+			t.Fatalf("trial %d: %d entries, %d bytes counted; want %d bytes, at most %d", trial, len(m.m), m.bytes, want, m.keep)
+		}
 	}
 }
