@@ -115,7 +115,9 @@ func (s *Store) NewLoader() (*Loader, error) {
 }
 
 // Add computes the keys of papers, as PutPapers would write them. It fails
-// before using any of them if one is invalid (see ValidatePaper).
+// before using any of them if one is invalid (see ValidatePaper). It keeps
+// nothing of papers after it returns but copies of the papers given again,
+// for Finish.
 func (l *Loader) Add(ctx context.Context, papers []Paper) error {
 	if l.closed {
 		return errors.New("load: Add after Finish or Close")
