@@ -116,6 +116,13 @@ func Open(dir string, opts Options) (*Store, error) {
 		WithValueThreshold(valueThreshold).
 		WithDetectConflicts(false).
 		WithMetricsEnabled(false)
+	// Tables of every level are baseTableSize. Badger's default doubles
+	// them per level, and a StreamWriter builds tables of the last level
+	// (256 MiB, in memory, several at once): a bulk load's live heap
+	// peaked at 980 MB at 100k papers and 2.7 GB at 1M. With 8 MiB tables
+	// it peaks at 520 MB at 100k, and ingest is as fast or faster
+	// (bench, 30 Nov 2026).
+	bo.TableSizeMultiplier = 1
 	db, err := badger.Open(bo)
 	if err != nil {
 		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
