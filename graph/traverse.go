@@ -328,11 +328,11 @@ func shareGroups(txn *badger.Txn, sc *keyScanner, own []string, family bool) ([]
 			}
 		}
 		for _, m := range g.members {
-			e, err := sc.cache.entity(txn, m)
-			if err != nil && !errors.Is(err, ErrNotFound) {
+			d, err := sc.cache.degree(txn, m)
+			if err != nil {
 				return nil, err
 			}
-			g.degree += uint64(e.PaperCount)
+			g.degree += d
 		}
 		g.bonus = adamicAdar(g.degree)
 	}
