@@ -60,3 +60,45 @@ func Example() {
 	// 1 papers, 1 datasets, 1 techniques, 2 edges
 	// technique:lora: 1 paper
 }
+
+// A first ingest into an empty store goes faster through a Loader; later
+// ones use PutPapers.
+func ExampleStore_NewLoader() {
+	dir, err := os.MkdirTemp("", "papergraph-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	s, err := graph.Open(dir, graph.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+
+	ctx := context.Background()
+	l, err := s.NewLoader()
+	if err != nil {
+		log.Fatal(err) // graph.ErrNotEmpty: use PutPapers
+	}
+	defer l.Close() // without Finish, the store stays empty
+	batches := [][]graph.Paper{
+		{{ID: "0123456789abcdef", Label: "Dolphin", Entities: []graph.Entity{{Kind: graph.Dataset, Name: "GSM8K"}}}},
+		{{ID: "fedcba9876543210", Label: "Orca", Entities: []graph.Entity{{Kind: graph.Dataset, Name: "GSM8K"}}}},
+	}
+	for _, b := range batches {
+		if err := l.Add(ctx, b); err != nil {
+			log.Fatal(err)
+		}
+	}
+	res, err := l.Finish(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	st, err := s.Stats(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("added %d; %d papers, %d edges\n", res.Added, st.Papers, st.Edges)
+	// Output:
+	// added 2; 2 papers, 2 edges
+}
