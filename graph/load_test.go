@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/pb"
+	"github.com/dgraph-io/ristretto/v2/z"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -189,4 +191,39 @@ func TestLoaderInterrupted(t *testing.T) {
 	}
 	put(t, s3, genCorpus(7, 5, 10)...)
 	mustCheck(t, s3)
+}
+
+// TestAppendKV holds appendKV to Badger's own encoder, byte for byte.
+func TestAppendKV(t *testing.T) {
+	long := bytes.Repeat([]byte("v"), 300)
+	kvs := []struct {
+		key, val []byte
+		version  uint64
+	}{
+		{[]byte("k"), []byte("value"), 1},
+		{[]byte{prefixEntityEdg, 'd', 0, 'x'}, nil, 1},
+		{[]byte{prefixEntityEdg, 'd', 0, 'x'}, []byte{}, 1},
+		{bytes.Repeat([]byte("k"), 200), long, 1 << 40},
+		{[]byte("k"), long, 0},
+	}
+	mine, theirs := z.NewBuffer(1<<10, "test"), z.NewBuffer(1<<10, "test")
+	defer mine.Release()
+	defer theirs.Release()
+	for _, kv := range kvs {
+		appendKV(mine, kv.key, kv.val, kv.version)
+		badger.KVToBuffer(&pb.KV{Key: kv.key, Value: kv.val, Version: kv.version}, theirs)
+	}
+	var want [][]byte
+	theirs.SliceIterate(func(s []byte) error { want = append(want, slices.Clone(s)); return nil })
+	i := 0
+	mine.SliceIterate(func(s []byte) error {
+		if i >= len(want) || !bytes.Equal(s, want[i]) {
+			t.Errorf("kv %d: appendKV wrote %x; KVToBuffer %x", i, s, want[min(i, len(want)-1)])
+		}
+		i++
+		return nil
+	})
+	if i != len(want) {
+		t.Errorf("appendKV wrote %d messages; KVToBuffer %d", i, len(want))
+	}
 }
