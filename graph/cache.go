@@ -134,18 +134,41 @@ func (c *readCache) clearAll() {
 	c.entities.clear()
 }
 
+// cacheGet returns m's entry for k while c serves txn; a nil c holds
+// nothing.
+func cacheGet[K comparable, V any](c *readCache, txn *badger.Txn, m *cacheMap[K, V], k K) (v V, ok bool) {
+	if c == nil {
+		return v, false
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if c.serves(txn) {
+		v, ok = m.m[k]
+	}
+	return v, ok
+}
+
+// cachePut keeps v, read in txn, in m under k if c still serves txn: a
+// write begun since retires it (see readCache).
+func cachePut[K comparable, V any](c *readCache, txn *badger.Txn, m *cacheMap[K, V], k K, v V, size func(V) int) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.serves(txn) {
+		m.put(k, v, size(v), size)
+	}
+}
+
 // paperValue returns the value of key, paper pid's record or edges as m
 // holds them, reading and keeping it on a miss. ok is false when there is
 // no such key. The value must not be modified. A nil c reads Badger.
 func (c *readCache) paperValue(txn *badger.Txn, m *cacheMap[paperKeyID, []byte], key []byte, pid string) (v []byte, ok bool, err error) {
 	var k paperKeyID
-	if c != nil && copy(k[:], pid) == PaperIDLen {
-		c.mu.RLock()
-		if c.serves(txn) {
-			v, ok = m.m[k]
-		}
-		c.mu.RUnlock()
-		if ok {
+	cacheable := copy(k[:], pid) == PaperIDLen
+	if cacheable {
+		if v, ok = cacheGet(c, txn, m, k); ok {
 			return v, true, nil
 		}
 	}
@@ -159,12 +182,8 @@ func (c *readCache) paperValue(txn *badger.Txn, m *cacheMap[paperKeyID, []byte],
 	if v, err = item.ValueCopy(nil); err != nil {
 		return nil, false, err
 	}
-	if c != nil && len(pid) == PaperIDLen {
-		c.mu.Lock()
-		if c.serves(txn) {
-			m.put(k, v, bytesSize(v), bytesSize)
-		}
-		c.mu.Unlock()
+	if cacheable {
+		cachePut(c, txn, m, k, v, bytesSize)
 	}
 	return v, true, nil
 }
@@ -189,12 +208,9 @@ func (c *readCache) edgesOf(txn *badger.Txn, pid string) ([]byte, error) {
 		// A paper without edges is cached as an empty value; the next
 		// query finds it without a Get.
 		var k paperKeyID
-		copy(k[:], pid)
-		c.mu.Lock()
-		if c.serves(txn) {
-			c.edges.put(k, []byte{}, bytesSize(nil), bytesSize)
+		if copy(k[:], pid) == PaperIDLen {
+			cachePut(c, txn, m, k, []byte{}, bytesSize)
 		}
-		c.mu.Unlock()
 	}
 	return v, err
 }
@@ -206,11 +222,7 @@ func (sc *keyScanner) eachPosting(eid string, fn func(pid paperKeyID) bool) erro
 	c := sc.cache
 	var cached cachedPostings
 	if c != nil {
-		c.mu.RLock()
-		if c.serves(sc.txn) {
-			cached = c.postings.m[eid]
-		}
-		c.mu.RUnlock()
+		cached, _ = cacheGet(c, sc.txn, &c.postings, eid)
 	}
 	for _, pid := range cached.ids {
 		if !fn(pid) {
@@ -253,12 +265,7 @@ func (sc *keyScanner) eachPosting(eid string, fn func(pid paperKeyID) bool) erro
 		complete = false
 	}
 	if c != nil && (len(read) > len(cached.ids) || complete) {
-		c.mu.Lock()
-		if c.serves(sc.txn) {
-			v := cachedPostings{read, complete}
-			c.postings.put(eid, v, prefixSize(v), prefixSize)
-		}
-		c.mu.Unlock()
+		cachePut(c, sc.txn, &c.postings, eid, cachedPostings{read, complete}, prefixSize)
 	}
 	return nil
 }
@@ -277,13 +284,7 @@ func (c *readCache) serving(txn *badger.Txn) bool {
 // may be the cache's: it must not be modified.
 func (sc *keyScanner) allPostings(eid string) ([]paperKeyID, error) {
 	if c := sc.cache; c != nil {
-		c.mu.RLock()
-		var cached cachedPostings
-		if c.serves(sc.txn) {
-			cached = c.postings.m[eid]
-		}
-		c.mu.RUnlock()
-		if cached.complete {
+		if cached, _ := cacheGet(c, sc.txn, &c.postings, eid); cached.complete {
 			return cached.ids, nil
 		}
 	}
@@ -310,14 +311,7 @@ func (c *readCache) entity(txn *badger.Txn, id string) (Entity, error) {
 	if c == nil {
 		return readEntity(txn, id, false)
 	}
-	c.mu.RLock()
-	var e Entity
-	ok := false
-	if c.serves(txn) {
-		e, ok = c.entities.m[id]
-	}
-	c.mu.RUnlock()
-	if ok {
+	if e, ok := cacheGet(c, txn, &c.entities, id); ok {
 		return e, nil
 	}
 	e, err := readEntity(txn, id, false)
@@ -325,11 +319,7 @@ func (c *readCache) entity(txn *badger.Txn, id string) (Entity, error) {
 		return e, err
 	}
 	e.Aliases, e.Broader = slices.Clip(e.Aliases), slices.Clip(e.Broader)
-	c.mu.Lock()
-	if c.serves(txn) {
-		c.entities.put(id, e, entitySize(e), entitySize)
-	}
-	c.mu.Unlock()
+	cachePut(c, txn, &c.entities, id, e, entitySize)
 	return e, nil
 }
 
