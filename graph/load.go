@@ -100,8 +100,7 @@ func (s *Store) NewLoader() (*Loader, error) {
 		s.writeMu.Unlock()
 		return nil, err
 	}
-	s.gen.Add(1)
-	s.cache.beginWrite()
+	s.beginWrite()
 	return &Loader{
 		s: s, dir: dir,
 		ints:   make(map[string]uint64),
@@ -272,8 +271,7 @@ func (l *Loader) Close() error {
 	l.closed = true
 	l.waitSpill()
 	err := os.RemoveAll(l.dir)
-	l.s.cache.endWrite(l.s.db)
-	l.s.gen.Add(1)
+	l.s.endWrite()
 	l.s.writeMu.Unlock()
 	return err
 }

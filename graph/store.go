@@ -264,10 +264,8 @@ func (s *Store) PutPapers(ctx context.Context, papers []Paper) (PutResult, error
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	s.gen.Add(1)
-	defer s.gen.Add(1)
-	s.cache.beginWrite()
-	defer s.cache.endWrite(s.db)
+	s.beginWrite()
+	defer s.endWrite()
 	// Stay well under Badger's limits (15% of a memtable) so that
 	// ErrTxnTooBig stays the exception.
 	maxEntries := int(s.db.MaxBatchCount()) * 7 / 10
@@ -380,6 +378,20 @@ func (s *Store) PutPapers(ctx context.Context, papers []Paper) (PutResult, error
 		return fail(err)
 	}
 	return res, nil
+}
+
+// beginWrite marks a write under way, for Generation and the read cache;
+// writeMu is held.
+func (s *Store) beginWrite() {
+	s.gen.Add(1)
+	s.cache.beginWrite()
+}
+
+// endWrite marks the write done: the cache serves the new state before
+// Generation says it is stable.
+func (s *Store) endWrite() {
+	s.cache.endWrite(s.db)
+	s.gen.Add(1)
 }
 
 // Generation returns a number that changes whenever the database may
