@@ -449,20 +449,45 @@ func (w *doc) boldName() string {
 	if !strings.Contains(w.text.Orig, "**") && !strings.Contains(w.text.Orig, "\\textbf{") {
 		return ""
 	}
-	for _, m := range boldRE.FindAllStringSubmatch(w.text.Orig, -1) {
-		s := m[1]
-		if s == "" {
-			s = m[2]
-		}
+	name := ""
+	eachBold(w.text.Orig, func(s string) bool {
 		s = Clean(s).Clean
 		if !strings.Contains(s, " ") && nameLike(s) {
-			return s
+			name = s
+			return false
 		}
-	}
-	return ""
+		return true
+	})
+	return name
 }
 
-var boldRE = regexp.MustCompile(`\*\*([^*\n]{1,60})\*\*|\\textbf\{([^{}\n]{1,60})\}`)
+// eachBold calls fn with the text of each bold span of s, left to right,
+// until fn returns false: "**text**" or "\textbf{text}", the text on one
+// line, 1 to 60 characters, without '*' (or braces). A scan, as the
+// regular expression it replaced cost a fifth of extraction on abstracts
+// with bold spans.
+func eachBold(s string, fn func(string) bool) {
+	for i := 0; i < len(s); i++ {
+		var open, stops, close string
+		switch {
+		case s[i] == '*' && strings.HasPrefix(s[i:], "**"):
+			open, stops, close = "**", "*\n", "**"
+		case s[i] == '\\' && strings.HasPrefix(s[i:], `\textbf{`):
+			open, stops, close = `\textbf{`, "{}\n", "}"
+		default:
+			continue
+		}
+		body := s[i+len(open):]
+		n := strings.IndexAny(body, stops)
+		if n < 1 || !strings.HasPrefix(body[n:], close) || utf8.RuneCountInString(body[:n]) > 60 {
+			continue
+		}
+		if !fn(body[:n]) {
+			return
+		}
+		i += len(open) + n + len(close) - 1
+	}
+}
 
 var datasetHeads = map[string]bool{
 	"dataset": true, "datasets": true, "benchmark": true, "benchmarks": true, "corpus": true,
