@@ -106,20 +106,28 @@ func (e Entity) ID() string { return EntityID(e.Kind, e.Name) }
 // differ only in case or punctuation share an id on purpose: they are one
 // concept.
 func EntityID(k Kind, name string) string {
-	return k.String() + ":" + Slug(name)
+	var buf [64]byte // most ids: one allocation, the string's
+	b := append(buf[:0], k.String()...)
+	b = append(b, ':')
+	return string(appendSlug(b, name))
 }
 
 // Slug lower-cases s and replaces every run of characters other than
 // letters and digits by one hyphen, trimming hyphens at both ends.
 func Slug(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
+	var buf [64]byte
+	return string(appendSlug(buf[:0], s))
+}
+
+// appendSlug appends the slug of s to b.
+func appendSlug(b []byte, s string) []byte {
+	start := len(b)
 	dash := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= utf8.RuneSelf {
 			// Not ASCII: start again with the Unicode tables.
-			return slugUnicode(s)
+			return appendSlugUnicode(b[:start], s)
 		}
 		switch {
 		case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
@@ -129,32 +137,31 @@ func Slug(s string) string {
 			dash = true
 			continue
 		}
-		if dash && b.Len() > 0 {
-			b.WriteByte('-')
+		if dash && len(b) > start {
+			b = append(b, '-')
 		}
 		dash = false
-		b.WriteByte(c)
+		b = append(b, c)
 	}
-	return b.String()
+	return b
 }
 
-// slugUnicode is Slug for any text.
-func slugUnicode(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
+// appendSlugUnicode is appendSlug for any text.
+func appendSlugUnicode(b []byte, s string) []byte {
+	start := len(b)
 	dash := false
 	for _, r := range s {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
+			if dash && len(b) > start {
+				b = append(b, '-')
 			}
 			dash = false
-			b.WriteRune(unicode.ToLower(r))
+			b = utf8.AppendRune(b, unicode.ToLower(r))
 			continue
 		}
 		dash = true
 	}
-	return b.String()
+	return b
 }
 
 // ParseEntityID splits an entity id into its kind and slug. It reports

@@ -459,6 +459,26 @@ type writer struct {
 	// given when that paper is new, computed on another core (see
 	// Loader.Add).
 	pre *prePaper
+	ids idMemo
+}
+
+// idMemo memoizes EntityID: a writer needs an entity's id several
+// times for each paper, and the same entities recur paper after paper.
+type idMemo map[kindName]string
+
+type kindName struct {
+	kind Kind
+	name string
+}
+
+func (m idMemo) of(k Kind, name string) string {
+	r := kindName{k, name}
+	id, ok := m[r]
+	if !ok {
+		id = EntityID(k, name)
+		m[r] = id
+	}
+	return id
 }
 
 // termEdit is what a transaction does to one term: the postings of its
@@ -509,6 +529,7 @@ func newWriter(txn kvTxn, ints map[string]uint64, cached map[string]*Entity, pre
 		counter:  make(map[string]*delta),
 		terms:    make(map[string]*termEdit),
 		edits:    make(map[string][]posting),
+		ids:      make(idMemo),
 	}
 }
 
@@ -551,6 +572,22 @@ func (w *writer) write(key, val []byte) error {
 	w.entries++
 	w.bytes += len(key) + len(val) + 20
 	return w.txn.Set(key, val)
+}
+
+// edgeAdder is a kvTxn that keeps the entity side of edges (0x04) in a
+// form of its own: a Loader's run.
+type edgeAdder interface {
+	addEdge(entityID, paperID string)
+}
+
+// addEdge writes the key of the edge from entity entityID to paper
+// paperID (0x04), as mark does.
+func (w *writer) addEdge(entityID, paperID string) error {
+	if t, ok := w.txn.(edgeAdder); ok {
+		t.addEdge(entityID, paperID)
+		return nil
+	}
+	return w.mark(entityEdgeKey(entityID, paperID))
 }
 
 // mark writes each key with an empty value, as write does.
@@ -752,7 +789,7 @@ func (w *writer) putPaper(p *Paper) (outcome, error) {
 	if w.pre != nil && !exists {
 		rec, val = w.pre.rec, w.pre.val
 	} else {
-		rec = paperRecord(p, &old, exists)
+		rec = paperRecord(p, &old, exists, w.ids)
 		val = appendPaperRecord(nil, rec)
 	}
 	// Entity records and the taxonomy are merged whatever happens to the
@@ -783,7 +820,7 @@ func (w *writer) putPaper(p *Paper) (outcome, error) {
 	w.set(paperKey(p.ID), val)
 
 	// Edges: remove the stale, add the new.
-	oldIDs, newIDs := refIDs(old.Entities), refIDs(rec.Entities)
+	oldIDs, newIDs := refIDs(old.Entities, w.ids), refIDs(rec.Entities, w.ids)
 	for id, k := range oldIDs {
 		if _, keep := newIDs[id]; keep {
 			continue
@@ -802,7 +839,7 @@ func (w *writer) putPaper(p *Paper) (outcome, error) {
 		if _, had := oldIDs[id]; had {
 			continue
 		}
-		if err := w.mark(entityEdgeKey(id, p.ID)); err != nil {
+		if err := w.addEdge(id, p.ID); err != nil {
 			return 0, err
 		}
 		if err := w.addDegree(id, k, 1); err != nil {
@@ -845,7 +882,7 @@ func (w *writer) putPaper(p *Paper) (outcome, error) {
 // paperRecord returns the record stored for p (0x01): p merged with the
 // stored old when exists, entities reduced to references (kind and name),
 // since their records live under 0x02.
-func paperRecord(p, old *Paper, exists bool) *Paper {
+func paperRecord(p, old *Paper, exists bool, ids idMemo) *Paper {
 	r := *p
 	if exists {
 		if r.Title == "" && old.Title != "" {
@@ -863,21 +900,21 @@ func paperRecord(p, old *Paper, exists bool) *Paper {
 		}
 		r.Keywords = union(old.Keywords, r.Keywords)
 	}
-	r.Entities = refs(p.Entities)
-	r.Ancestors = refs(p.Ancestors)
+	r.Entities = refs(p.Entities, ids)
+	r.Ancestors = refs(p.Ancestors, ids)
 	return &r
 }
 
 // refs returns es reduced to kind and name, sorted by kind then name,
 // one per entity id.
-func refs(es []Entity) []Entity {
+func refs(es []Entity, ids idMemo) []Entity {
 	if len(es) == 0 {
 		return nil
 	}
 	out := make([]Entity, 0, len(es))
 	seen := make(map[string]bool, len(es))
 	for _, e := range es {
-		if id := e.ID(); !seen[id] {
+		if id := ids.of(e.Kind, e.Name); !seen[id] {
 			seen[id] = true
 			out = append(out, Entity{Kind: e.Kind, Name: e.Name})
 		}
@@ -888,10 +925,10 @@ func refs(es []Entity) []Entity {
 	return out
 }
 
-func refIDs(es []Entity) map[string]Kind {
+func refIDs(es []Entity, ids idMemo) map[string]Kind {
 	m := make(map[string]Kind, len(es))
 	for _, e := range es {
-		m[e.ID()] = e.Kind
+		m[ids.of(e.Kind, e.Name)] = e.Kind
 	}
 	return m
 }
@@ -926,8 +963,8 @@ type prePaper struct {
 	text textTerms
 }
 
-func prepare(p *Paper) prePaper {
-	rec := paperRecord(p, nil, false)
+func prepare(p *Paper, ids idMemo) prePaper {
+	rec := paperRecord(p, nil, false, ids)
 	return prePaper{rec, appendPaperRecord(nil, rec), textTermsOf(p)}
 }
 
@@ -944,13 +981,41 @@ type termTF struct {
 }
 
 func textTermsOf(p *Paper) textTerms {
-	tf, n := termFreqs(p)
-	sorted := make([]termTF, 0, len(tf))
-	for t, n := range tf {
-		sorted = append(sorted, termTF{t, n})
+	// The terms are copied into one string, sorted and counted in runs: a
+	// map of the distinct terms cost twice as much (check counts them
+	// with one, termFreqs, and compares).
+	text := paperText(p)
+	size := 0
+	for _, s := range text {
+		size += len(s)
 	}
-	slices.SortFunc(sorted, func(a, b termTF) int { return strings.Compare(a.t, b.t) })
-	return textTerms{sorted, n}
+	all := make([]byte, 0, size)
+	ends := make([]int32, 0, size/6)
+	var buf []byte
+	for _, s := range text {
+		buf = eachTerm(s, buf, func(t []byte) {
+			all = append(all, t...)
+			ends = append(ends, int32(len(all)))
+		})
+	}
+	joined := string(all)
+	terms := make([]string, len(ends))
+	start := int32(0)
+	for i, end := range ends {
+		terms[i] = joined[start:end]
+		start = end
+	}
+	slices.Sort(terms)
+	var out []termTF
+	for i := 0; i < len(terms); {
+		j := i + 1
+		for j < len(terms) && terms[j] == terms[i] {
+			j++
+		}
+		out = append(out, termTF{terms[i], uint32(j - i)})
+		i = j
+	}
+	return textTerms{out, len(terms)}
 }
 
 // indexText adds paper id with text p to this transaction's postings
@@ -1059,7 +1124,7 @@ func union(a, b []string) []string {
 // names are unions), indexes its names and writes its broader edges, both
 // directions, creating the parents as entities without papers.
 func (w *writer) putEntity(e Entity) error {
-	id := e.ID()
+	id := w.ids.of(e.Kind, e.Name)
 	ed, err := w.entity(id)
 	if err != nil {
 		return err
@@ -1090,7 +1155,7 @@ func (w *writer) putEntity(e Entity) error {
 		if slices.Contains(rec.Broader, b) {
 			continue
 		}
-		pid := EntityID(e.Kind, b)
+		pid := w.ids.of(e.Kind, b)
 		if Slug(b) == "" || pid == id {
 			continue
 		}
