@@ -172,9 +172,9 @@ func (c *checker) paperRecords() error {
 				c.add("paper %s: text record has %d terms, %d distinct; text has %d, %d distinct", id, r.length, len(r.terms), n, len(tf))
 				break
 			}
-			for i, t := range r.terms {
-				if tf[t] != r.tfs[i] {
-					c.add("paper %s: text record has %q %d times, text %d", id, t, r.tfs[i], tf[t])
+			for _, x := range r.terms {
+				if tf[x.t] != x.tf {
+					c.add("paper %s: text record has %q %d times, text %d", id, x.t, x.tf, tf[x.t])
 					break
 				}
 			}

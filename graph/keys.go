@@ -237,17 +237,16 @@ func decodePostings(v []byte, fn func(posting) bool) error {
 type textRecord struct {
 	block  uint64
 	length uint64
-	terms  []string // in byte order
-	tfs    []uint32
+	terms  []termTF // in byte order of the terms
 }
 
 func (r *textRecord) append(b []byte) []byte {
 	b = binary.AppendUvarint(b, r.block)
 	b = binary.AppendUvarint(b, r.length)
-	for i, t := range r.terms {
-		b = binary.AppendUvarint(b, uint64(len(t)))
-		b = append(b, t...)
-		b = binary.AppendUvarint(b, uint64(r.tfs[i]))
+	for _, x := range r.terms {
+		b = binary.AppendUvarint(b, uint64(len(x.t)))
+		b = append(b, x.t...)
+		b = binary.AppendUvarint(b, uint64(x.tf))
 	}
 	return b
 }
@@ -256,8 +255,7 @@ func decodeTextRecord(v []byte) (textRecord, error) {
 	var r textRecord
 	var err error
 	r.block, r.length, err = scanTextRecord(v, func(t []byte, tf uint32) {
-		r.terms = append(r.terms, string(t))
-		r.tfs = append(r.tfs, tf)
+		r.terms = append(r.terms, termTF{string(t), tf})
 	})
 	return r, err
 }

@@ -164,6 +164,7 @@ func (l *Loader) add(papers []Paper) error {
 	defer close(stop)
 	go func() {
 		ids := make(idMemo)
+		var sc termScratch
 		for i := range papers {
 			select {
 			case <-stop:
@@ -171,7 +172,7 @@ func (l *Loader) add(papers []Paper) error {
 			default:
 			}
 			if pre[i].state.CompareAndSwap(0, 1) {
-				pre[i].p = prepare(&papers[i], ids)
+				pre[i].p = prepare(&papers[i], ids, &sc)
 				pre[i].state.Store(2)
 			}
 		}
@@ -179,7 +180,7 @@ func (l *Loader) add(papers []Paper) error {
 	for i := range papers {
 		p := &papers[i]
 		if pre[i].state.CompareAndSwap(0, 1) {
-			pre[i].p = prepare(p, w.ids)
+			pre[i].p = prepare(p, w.ids, &w.scratch)
 		} else {
 			for pre[i].state.Load() != 2 {
 				runtime.Gosched()
@@ -461,17 +462,27 @@ func resetInterruptedLoad(db *badger.DB, dir string) (bool, error) {
 // earlier batches wrote that a writer reads back (entity records,
 // counters) comes from the Loader's caches, which are never dropped.
 type memRun struct {
-	ents  []runEntry
-	arena []byte
-	bytes int
-	edges *edgeTable // the Loader's
+	ents   []runEntry
+	chunks [][]byte // the keys and values, each key followed by its value
+	bytes  int
+	edges  *edgeTable // the Loader's
 }
 
+// runEntry is a write of a run. It holds no pointer, so that the
+// garbage collector skips the run's entries, and the key's first bytes,
+// so that sorting compares integers and seldom reads keys.
 type runEntry struct {
-	key, val []byte // in arena
-	seq      int32  // order of the write in the run
-	del      bool
+	prefix uint64 // the key's first 8 bytes, big-endian, zero-padded
+	chunk  uint32
+	off    uint32 // of the key in chunks[chunk]
+	keyLen uint32
+	valLen uint32
+	seq    int32 // order of the write in the run
+	del    bool
 }
+
+// runChunk is the size of the chunks of a run's keys and values.
+const runChunk = 1 << 20
 
 // errRunMiss is what every read of a run returns: one value, as a load
 // reads several keys per paper.
@@ -480,8 +491,8 @@ var errRunMiss = fmt.Errorf("load run: %w", badger.ErrKeyNotFound)
 func (r *memRun) Get(key []byte) ([]byte, error) { return nil, errRunMiss }
 
 func (r *memRun) Set(key, val []byte) error {
-	r.ents = append(r.ents, runEntry{key: r.copy(key), val: r.copy(val), seq: int32(len(r.ents))})
-	r.bytes += len(key) + len(val) + 56
+	r.put(key, val, false)
+	r.bytes += len(key) + len(val) + 40
 	return nil
 }
 
@@ -491,19 +502,45 @@ func (r *memRun) Delete(key []byte) error {
 		// edge table could not be.
 		return fmt.Errorf("load run: delete of entity edge %q", key)
 	}
-	r.ents = append(r.ents, runEntry{key: r.copy(key), seq: int32(len(r.ents)), del: true})
-	r.bytes += len(key) + 56
+	r.put(key, nil, true)
+	r.bytes += len(key) + 40
 	return nil
 }
 
-// copy returns b copied into the arena, which grows in chunks so that
-// earlier copies stay put.
-func (r *memRun) copy(b []byte) []byte {
-	if cap(r.arena)-len(r.arena) < len(b) {
-		r.arena = make([]byte, 0, max(1<<20, len(b)))
+// put appends the write of key and val to the run, copying them into the
+// last chunk, or a new one if they do not fit.
+func (r *memRun) put(key, val []byte, del bool) {
+	n := len(key) + len(val)
+	if len(r.chunks) == 0 || cap(r.chunks[len(r.chunks)-1])-len(r.chunks[len(r.chunks)-1]) < n {
+		r.chunks = append(r.chunks, make([]byte, 0, max(runChunk, n)))
 	}
-	r.arena = append(r.arena, b...)
-	return r.arena[len(r.arena)-len(b) : len(r.arena) : len(r.arena)]
+	c := len(r.chunks) - 1
+	off := len(r.chunks[c])
+	r.chunks[c] = append(append(r.chunks[c], key...), val...)
+	var p [8]byte
+	copy(p[:], key)
+	r.ents = append(r.ents, runEntry{
+		prefix: binary.BigEndian.Uint64(p[:]),
+		chunk:  uint32(c), off: uint32(off), keyLen: uint32(len(key)), valLen: uint32(len(val)),
+		seq: int32(len(r.ents)), del: del,
+	})
+}
+
+func (r *memRun) key(e *runEntry) []byte {
+	return r.chunks[e.chunk][e.off : e.off+e.keyLen]
+}
+
+func (r *memRun) val(e *runEntry) []byte {
+	end := e.off + e.keyLen
+	return r.chunks[e.chunk][end : end+e.valLen]
+}
+
+// compareKeys orders entries by key.
+func (r *memRun) compareKeys(a, b *runEntry) int {
+	if a.prefix != b.prefix {
+		return cmp.Compare(a.prefix, b.prefix)
+	}
+	return bytes.Compare(r.key(a), r.key(b))
 }
 
 func (r *memRun) len() int { return len(r.ents) }
@@ -590,19 +627,20 @@ func (r *memRun) writeFile(name string) error {
 // for a set uvarint value length and value.
 func (r *memRun) writeSorted(w io.Writer) error {
 	slices.SortFunc(r.ents, func(a, b runEntry) int {
-		return cmp.Or(bytes.Compare(a.key, b.key), cmp.Compare(a.seq, b.seq))
+		return cmp.Or(r.compareKeys(&a, &b), cmp.Compare(a.seq, b.seq))
 	})
 	var hdr []byte
-	for i, e := range r.ents {
-		if i+1 < len(r.ents) && bytes.Equal(e.key, r.ents[i+1].key) {
+	for i := range r.ents {
+		e := &r.ents[i]
+		if i+1 < len(r.ents) && r.compareKeys(e, &r.ents[i+1]) == 0 {
 			continue
 		}
-		hdr = appendRunHeader(hdr[:0], e.key, e.del, len(e.val))
+		hdr = appendRunHeader(hdr[:0], r.key(e), e.del, int(e.valLen))
 		if _, err := w.Write(hdr); err != nil {
 			return err
 		}
 		if !e.del {
-			if _, err := w.Write(e.val); err != nil {
+			if _, err := w.Write(r.val(e)); err != nil {
 				return err
 			}
 		}

@@ -458,8 +458,9 @@ type writer struct {
 	// pre, when set, holds what putPaper computes of the paper it is
 	// given when that paper is new, computed on another core (see
 	// Loader.Add).
-	pre *prePaper
-	ids idMemo
+	pre     *prePaper
+	ids     idMemo
+	scratch termScratch
 }
 
 // idMemo memoizes EntityID: a writer needs an entity's id several
@@ -963,9 +964,9 @@ type prePaper struct {
 	text textTerms
 }
 
-func prepare(p *Paper, ids idMemo) prePaper {
+func prepare(p *Paper, ids idMemo, sc *termScratch) prePaper {
 	rec := paperRecord(p, nil, false, ids)
-	return prePaper{rec, appendPaperRecord(nil, rec), textTermsOf(p)}
+	return prePaper{rec, appendPaperRecord(nil, rec), textTermsOf(p, sc)}
 }
 
 // textTerms are the distinct terms of a paper's text, in byte order, with
@@ -980,33 +981,40 @@ type termTF struct {
 	tf uint32
 }
 
-func textTermsOf(p *Paper) textTerms {
+// termScratch is the memory textTermsOf reuses from paper to paper: one
+// per goroutine.
+type termScratch struct {
+	buf, all []byte
+	ends     []int32
+	terms    []string
+}
+
+func textTermsOf(p *Paper, sc *termScratch) textTerms {
 	// The terms are copied into one string, sorted and counted in runs: a
 	// map of the distinct terms cost twice as much (check counts them
 	// with one, termFreqs, and compares).
-	text := paperText(p)
-	size := 0
-	for _, s := range text {
-		size += len(s)
-	}
-	all := make([]byte, 0, size)
-	ends := make([]int32, 0, size/6)
-	var buf []byte
-	for _, s := range text {
-		buf = eachTerm(s, buf, func(t []byte) {
+	all, ends := sc.all[:0], sc.ends[:0]
+	for _, s := range paperText(p) {
+		sc.buf = eachTerm(s, sc.buf, func(t []byte) {
 			all = append(all, t...)
 			ends = append(ends, int32(len(all)))
 		})
 	}
 	joined := string(all)
-	terms := make([]string, len(ends))
+	terms := sc.terms[:0]
 	start := int32(0)
-	for i, end := range ends {
-		terms[i] = joined[start:end]
+	for _, end := range ends {
+		terms = append(terms, joined[start:end])
 		start = end
 	}
 	slices.Sort(terms)
-	var out []termTF
+	distinct := 0
+	for i, t := range terms {
+		if i == 0 || t != terms[i-1] {
+			distinct++
+		}
+	}
+	out := make([]termTF, 0, distinct)
 	for i := 0; i < len(terms); {
 		j := i + 1
 		for j < len(terms) && terms[j] == terms[i] {
@@ -1015,7 +1023,12 @@ func textTermsOf(p *Paper) textTerms {
 		out = append(out, termTF{terms[i], uint32(j - i)})
 		i = j
 	}
-	return textTerms{out, len(terms)}
+	n := len(terms)
+	// The scratch must not keep joined alive: out's strings are the
+	// caller's.
+	clear(terms)
+	sc.all, sc.ends, sc.terms = all, ends, terms
+	return textTerms{out, n}
 }
 
 // indexText adds paper id with text p to this transaction's postings
@@ -1025,7 +1038,7 @@ func (w *writer) indexText(id string, p *Paper) error {
 	if w.pre != nil {
 		tt = w.pre.text
 	} else {
-		tt = textTermsOf(p)
+		tt = textTermsOf(p, &w.scratch)
 	}
 	sorted, n := tt.terms, tt.length
 	if w.block == 0 {
@@ -1034,17 +1047,20 @@ func (w *writer) indexText(id string, p *Paper) error {
 		}
 		w.block = w.counter[counterBlocks].cur
 	}
-	r := textRecord{block: w.block, length: uint64(n), terms: make([]string, len(sorted)), tfs: make([]uint32, len(sorted))}
+	r := textRecord{block: w.block, length: uint64(n), terms: sorted}
+	size := 2 * binary.MaxVarintLen64
+	for _, x := range sorted {
+		size += len(x.t) + 2*binary.MaxVarintLen32
+	}
 	var pid paperKeyID
 	copy(pid[:], id)
-	for i, x := range sorted {
-		r.terms[i], r.tfs[i] = x.t, x.tf
+	for _, x := range sorted {
 		e := w.term(x.t)
 		e.posts = append(e.posts, posting{pid, x.tf})
 		e.df++
 	}
 	w.bytes += len(sorted) * (PaperIDLen/2 + 2)
-	w.set(textKey(id), r.append(nil))
+	w.set(textKey(id), r.append(make([]byte, 0, size)))
 	return w.addCounter(counterDocLen, int64(n))
 }
 
@@ -1062,7 +1078,8 @@ func (w *writer) unindexText(id string) error {
 	var pid paperKeyID
 	copy(pid[:], id)
 	other := func(p posting) bool { return p.id == pid }
-	for _, t := range r.terms {
+	for _, x := range r.terms {
+		t := x.t
 		e := w.term(t)
 		e.df--
 		if r.block == w.block {
