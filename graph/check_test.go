@@ -27,13 +27,13 @@ func TestCheckFindsDamage(t *testing.T) {
 			return txn.Delete(entityEdgeKey("dataset:gsm8k", p.ID))
 		}, "reverse 0x04 missing"},
 		{"missing forward edge", func(txn *badger.Txn) error {
-			return txn.Set(edgesKey(p.ID), appendEdges(nil, []string{"dataset:osworld-g"}))
+			return txn.Set(edgesKey(p.ID), appendEdges(nil, idKinds("dataset:osworld-g")))
 		}, "reverse 0x03 missing"},
 		{"edge to a missing entity", func(txn *badger.Txn) error {
 			return txn.Delete(entityKey("dataset:gsm8k"))
 		}, "entity missing"},
 		{"edge to a missing paper", func(txn *badger.Txn) error {
-			if err := txn.Set(edgesKey(paperID(2)), appendEdges(nil, []string{"dataset:gsm8k"})); err != nil {
+			if err := txn.Set(edgesKey(paperID(2)), appendEdges(nil, idKinds("dataset:gsm8k"))); err != nil {
 				return err
 			}
 			return txn.Set(entityEdgeKey("dataset:gsm8k", paperID(2)), nil)
@@ -65,7 +65,7 @@ func TestCheckFindsDamage(t *testing.T) {
 			return txn.Set(sourceKey("b.txt", 3), []byte(paperID(9)))
 		}, "source b.txt #3"},
 		{"record and edges disagree", func(txn *badger.Txn) error {
-			if err := txn.Set(edgesKey(p.ID), appendEdges(nil, []string{"dataset:gsm8k", "dataset:osworld", "dataset:osworld-g"})); err != nil {
+			if err := txn.Set(edgesKey(p.ID), appendEdges(nil, idKinds("dataset:gsm8k", "dataset:osworld", "dataset:osworld-g"))); err != nil {
 				return err
 			}
 			return txn.Set(entityEdgeKey("dataset:osworld", p.ID), nil)

@@ -94,9 +94,9 @@ func entityKey(id string) []byte { return cat1(prefixEntity, id) }
 func edgesKey(paperID string) []byte { return cat1(prefixPaperEdge, paperID) }
 
 // appendEdges encodes entity ids, sorted, as an edges value.
-func appendEdges(b []byte, ids []string) []byte {
-	for _, id := range ids {
-		b = append(b, id...)
+func appendEdges(b []byte, ids []idKind) []byte {
+	for _, x := range ids {
+		b = append(b, x.id...)
 		b = append(b, sep)
 	}
 	return b
@@ -241,7 +241,12 @@ type textRecord struct {
 }
 
 func (r *textRecord) append(b []byte) []byte {
-	b = binary.AppendUvarint(b, r.block)
+	return r.appendTerms(binary.AppendUvarint(b, r.block))
+}
+
+// appendTerms appends the record that follows the block: what a Loader
+// encodes before the block is known.
+func (r *textRecord) appendTerms(b []byte) []byte {
 	b = binary.AppendUvarint(b, r.length)
 	for _, x := range r.terms {
 		b = binary.AppendUvarint(b, uint64(len(x.t)))

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/ristretto/v2/z"
+	"golang.org/x/sync/errgroup"
 )
 
 // A Loader fills an empty Store several times faster than PutPapers, for
@@ -55,11 +57,11 @@ type Loader struct {
 	ids    idMemo
 	dups   []Paper
 	run    *memRun
-	runs   []string
+	runs   []spilledRun
 	edges  *edgeTable
 	// spilling is the outcome of the spill under way, if any: a run is
 	// sorted and written on another core while the next one fills.
-	spilling chan error
+	spilling chan spillResult
 	res      PutResult
 	failed   error // set by a failed Add: Finish writes nothing
 	closed   bool
@@ -115,7 +117,7 @@ func (s *Store) NewLoader() (*Loader, error) {
 		ints:   make(map[string]uint64),
 		cached: make(map[string]*Entity),
 		seen:   make(map[paperKeyID]struct{}),
-		ids:    make(idMemo),
+		ids:    newIDMemo(),
 		run:    &memRun{edges: edges},
 		edges:  edges,
 
@@ -163,7 +165,7 @@ func (l *Loader) add(papers []Paper) error {
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() {
-		ids := make(idMemo)
+		ids := newIDMemo()
 		var sc termScratch
 		for i := range papers {
 			select {
@@ -226,13 +228,27 @@ func (l *Loader) spill() error {
 		return err
 	}
 	name := filepath.Join(l.dir, fmt.Sprintf("run-%06d", len(l.runs)))
-	l.runs = append(l.runs, name)
+	l.runs = append(l.runs, spilledRun{name: name})
 	run := l.run
 	l.run = &memRun{edges: l.edges}
-	done := make(chan error, 1)
+	done := make(chan spillResult, 1)
 	l.spilling = done
-	go func() { done <- run.writeFile(name) }()
+	go func() {
+		split, err := run.writeFile(name)
+		done <- spillResult{split, err}
+	}()
 	return nil
+}
+
+// spilledRun is a run written to a file.
+type spilledRun struct {
+	name  string
+	split int64 // where the keys after the entity edges start
+}
+
+type spillResult struct {
+	split int64
+	err   error
 }
 
 // waitSpill waits for the spill under way, if any.
@@ -240,11 +256,12 @@ func (l *Loader) waitSpill() error {
 	if l.spilling == nil {
 		return nil
 	}
-	err := <-l.spilling
+	r := <-l.spilling
 	l.spilling = nil
-	if err != nil {
-		return fmt.Errorf("load: spill run: %w", err)
+	if r.err != nil {
+		return fmt.Errorf("load: spill run: %w", r.err)
 	}
+	l.runs[len(l.runs)-1].split = r.split
 	return nil
 }
 
@@ -291,36 +308,31 @@ func (l *Loader) Close() error {
 	return err
 }
 
-// write merges the runs into the store through a StreamWriter.
+// addDegrees writes into the run the degree (0x05) and top (0x06) keys
+// of every entity with edges: a load counts degrees here, once, rather
+// than paper by paper.
+func (t *edgeTable) addDegrees(r *memRun) {
+	for e, id := range t.names {
+		n := uint64(len(t.papers[e]))
+		r.Set(degreeKey(id), binary.BigEndian.AppendUint64(nil, n))
+		r.Set(topKey(t.kinds[e], n, id), []byte{})
+	}
+}
+
+// write merges the runs into the store through a StreamWriter, as three
+// streams of disjoint key ranges written at once: the keys before the
+// entity edges (0x04), the edges, and the keys after them. A
+// StreamWriter decodes what it is given before it takes its lock, so the
+// three share the cores; one stream left one core idle for most of the
+// merge.
 func (l *Loader) write(ctx context.Context) (err error) {
+	l.edges.addDegrees(l.run)
 	if l.run.len() > 0 {
 		if err := l.spill(); err != nil {
 			return err
 		}
 	}
 	if err := l.waitSpill(); err != nil {
-		return err
-	}
-	var m runMerger
-	defer m.close()
-	if err := m.open(l.runs); err != nil {
-		return err
-	}
-	// The entity edges come sorted through a pipe, made while the runs
-	// are merged.
-	pr, pw := io.Pipe()
-	edgesDone := make(chan struct{})
-	defer func() { pr.Close(); <-edgesDone }()
-	go func() {
-		defer close(edgesDone)
-		bw := bufio.NewWriterSize(pw, 1<<20)
-		err := l.edges.writeSorted(bw)
-		if err == nil {
-			err = bw.Flush()
-		}
-		pw.CloseWithError(err)
-	}()
-	if err := m.add(&runReader{name: "entity edges", c: pr, r: bufio.NewReaderSize(pr, 1<<20), seq: len(l.runs)}); err != nil {
 		return err
 	}
 	sw := l.s.db.NewStreamWriter()
@@ -336,39 +348,11 @@ func (l *Loader) write(ctx context.Context) (err error) {
 			}
 		}
 	}()
-	buf := z.NewBuffer(8<<20, "papergraph.Loader")
-	defer buf.Release()
-	add := func(key, val []byte) error {
-		appendKV(buf, key, val, 1)
-		if buf.LenNoPadding() < 4<<20 {
-			return nil
-		}
-		err := sw.Write(buf)
-		buf.Reset()
-		return err
-	}
-	// Both sort before every other key, as a StreamWriter needs.
-	if err := add(loadingKey(), []byte{}); err != nil {
-		sw.Cancel()
-		return err
-	}
-	if err := add(versionKey(), binary.BigEndian.AppendUint32(nil, formatVersion)); err != nil {
-		sw.Cancel()
-		return err
-	}
-	n := 0
-	err = m.each(func(key, val []byte) error {
-		if n++; n%(1<<16) == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		return add(key, val)
-	})
-	if err == nil {
-		err = sw.Write(buf)
-	}
-	if err != nil {
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return l.writeRuns(gctx, newKVStream(sw, 1), false) })
+	g.Go(func() error { return l.writeEdges(gctx, newKVStream(sw, 2)) })
+	g.Go(func() error { return l.writeRuns(gctx, newKVStream(sw, 3), true) })
+	if err := g.Wait(); err != nil {
 		sw.Cancel()
 		return err
 	}
@@ -378,15 +362,128 @@ func (l *Loader) write(ctx context.Context) (err error) {
 	return l.s.db.Update(func(txn *badger.Txn) error { return txn.Delete(loadingKey()) })
 }
 
+// writeRuns merges the runs' keys before the entity edges, or those
+// after them (high), into ks, and closes it.
+func (l *Loader) writeRuns(ctx context.Context, ks *kvStream, high bool) (err error) {
+	defer func() {
+		if cerr := ks.close(); cerr != nil {
+			err = cerr
+		}
+	}()
+	var m runMerger
+	defer m.close()
+	if err := m.open(l.runs, high); err != nil {
+		return err
+	}
+	if !high {
+		// Both sort before every other key, as a StreamWriter needs.
+		ks.add(loadingKey(), []byte{})
+		ks.add(versionKey(), binary.BigEndian.AppendUint32(nil, formatVersion))
+	}
+	n := 0
+	return m.each(func(key, val []byte) error {
+		if n++; n%(1<<16) == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		return ks.add(key, val)
+	})
+}
+
+// writeEdges writes the entity edges into ks, and closes it.
+func (l *Loader) writeEdges(ctx context.Context, ks *kvStream) (err error) {
+	defer func() {
+		if cerr := ks.close(); cerr != nil {
+			err = cerr
+		}
+	}()
+	n := 0
+	return l.edges.each(func(key []byte) error {
+		if n++; n%(1<<16) == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		return ks.add(key, nil)
+	})
+}
+
+// kvStream hands a StreamWriter the KV messages of a merge in buffers,
+// written on another goroutine: the merge and the StreamWriter's decoding
+// of the messages take about as long as each other.
+type kvStream struct {
+	sw     *badger.StreamWriter
+	stream uint32
+	buf    *z.Buffer // filling
+	full   chan *z.Buffer
+	free   chan *z.Buffer
+	done   chan error
+	failed atomic.Bool
+}
+
+// errStreamFailed stops a merge whose StreamWriter failed; kvStream.close
+// returns why.
+var errStreamFailed = errors.New("stream writer failed")
+
+func newKVStream(sw *badger.StreamWriter, stream uint32) *kvStream {
+	s := &kvStream{sw: sw, stream: stream, full: make(chan *z.Buffer), free: make(chan *z.Buffer, 2), done: make(chan error, 1)}
+	for range 2 {
+		s.free <- z.NewBuffer(8<<20, "papergraph.Loader")
+	}
+	s.buf = <-s.free
+	go func() {
+		var err error
+		for b := range s.full {
+			if err == nil {
+				if err = s.sw.Write(b); err != nil {
+					s.failed.Store(true)
+				}
+			}
+			b.Reset()
+			s.free <- b
+		}
+		s.done <- err
+	}()
+	return s
+}
+
+// add appends a key and its value.
+func (s *kvStream) add(key, val []byte) error {
+	appendKV(s.buf, key, val, 1, s.stream)
+	if s.buf.LenNoPadding() < 4<<20 {
+		return nil
+	}
+	if s.failed.Load() {
+		return errStreamFailed
+	}
+	s.full <- s.buf
+	s.buf = <-s.free
+	return nil
+}
+
+// close writes what is left, waits for the writes and frees the buffers.
+// It returns the StreamWriter's first error.
+func (s *kvStream) close() error {
+	s.full <- s.buf
+	close(s.full)
+	err := <-s.done
+	for range 2 {
+		(<-s.free).Release()
+	}
+	return err
+}
+
 // appendKV appends to buf the key and value as the protocol-buffer KV
-// message (badger/v4/pb) of a StreamWriter at version, as
+// message (badger/v4/pb) of a StreamWriter at version in stream, as
 // badger.KVToBuffer does. Written out here since the fields are three:
 // the reflective encoder cost a third of a load's final merge.
-func appendKV(buf *z.Buffer, key, val []byte, version uint64) {
+func appendKV(buf *z.Buffer, key, val []byte, version uint64, stream uint32) {
 	const (
-		tagKey     = 1<<3 | 2 // field 1, length-delimited
-		tagValue   = 2<<3 | 2 // field 2, length-delimited
-		tagVersion = 4<<3 | 0 // field 4, varint
+		tagKey     = 1<<3 | 2  // field 1, length-delimited
+		tagValue   = 2<<3 | 2  // field 2, length-delimited
+		tagVersion = 4<<3 | 0  // field 4, varint
+		tagStream  = 10<<3 | 0 // field 10, varint
 	)
 	n := 1 + uvarintLen(uint64(len(key))) + len(key)
 	if len(val) > 0 {
@@ -394,6 +491,9 @@ func appendKV(buf *z.Buffer, key, val []byte, version uint64) {
 	}
 	if version != 0 {
 		n += 1 + uvarintLen(version)
+	}
+	if stream != 0 {
+		n += 1 + uvarintLen(uint64(stream))
 	}
 	dst := buf.SliceAllocate(n)
 	b := dst[:0:n]
@@ -408,6 +508,10 @@ func appendKV(buf *z.Buffer, key, val []byte, version uint64) {
 	if version != 0 {
 		b = append(b, tagVersion)
 		b = binary.AppendUvarint(b, version)
+	}
+	if stream != 0 {
+		b = append(b, tagStream)
+		b = binary.AppendUvarint(b, uint64(stream))
 	}
 	if len(b) != n || &b[0] != &dst[0] {
 		panic("appendKV: size miscounted")
@@ -545,13 +649,16 @@ func (r *memRun) compareKeys(a, b *runEntry) int {
 
 func (r *memRun) len() int { return len(r.ents) }
 
-func (r *memRun) addEdge(entityID, paperID string) { r.edges.add(entityID, paperID) }
+func (r *memRun) addEdge(entityID string, kind Kind, paperID string) {
+	r.edges.add(entityID, kind, paperID)
+}
 
 // edgeTable is a Loader's entity edges (0x04): the papers of each entity,
 // by number.
 type edgeTable struct {
 	entities map[string]int32 // entity id -> number
 	names    []string         // number -> entity id
+	kinds    []Kind           // number -> kind
 	papers   [][]int32        // entity number -> paper numbers
 	ids      []paperKeyID     // paper number -> id
 	last     string           // the id of the last paper numbered
@@ -559,7 +666,7 @@ type edgeTable struct {
 
 // add records the edge from entity entityID to paper paperID. A paper's
 // edges come together, so its number is the last one's or the next.
-func (t *edgeTable) add(entityID, paperID string) {
+func (t *edgeTable) add(entityID string, kind Kind, paperID string) {
 	if len(t.ids) == 0 || paperID != t.last {
 		var k paperKeyID
 		copy(k[:], paperID)
@@ -571,21 +678,22 @@ func (t *edgeTable) add(entityID, paperID string) {
 		e = int32(len(t.names))
 		t.entities[entityID] = e
 		t.names = append(t.names, entityID)
+		t.kinds = append(t.kinds, kind)
 		t.papers = append(t.papers, nil)
 	}
 	t.papers[e] = append(t.papers[e], int32(len(t.ids)-1))
 }
 
-// writeSorted writes the edges' keys in order, as memRun.writeSorted
-// does. An entity id never holds the separator 0x00, so ordering by
+// each calls fn with the edges' keys in order, in a buffer fn must not
+// keep. An entity id never holds the separator 0x00, so ordering by
 // entity id, then by paper id, is the keys' byte order.
-func (t *edgeTable) writeSorted(w io.Writer) error {
+func (t *edgeTable) each(fn func(key []byte) error) error {
 	order := make([]int32, len(t.names))
 	for i := range order {
 		order[i] = int32(i)
 	}
 	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(t.names[a], t.names[b]) })
-	var key, rec []byte
+	var key []byte
 	for _, e := range order {
 		ps := t.papers[e]
 		slices.SortFunc(ps, func(a, b int32) int { return bytes.Compare(t.ids[a][:], t.ids[b][:]) })
@@ -596,8 +704,7 @@ func (t *edgeTable) writeSorted(w io.Writer) error {
 				continue
 			}
 			key = append(key[:n], t.ids[p][:]...)
-			rec = appendRunHeader(rec[:0], key, false, 0)
-			if _, err := w.Write(rec); err != nil {
+			if err := fn(key); err != nil {
 				return err
 			}
 		}
@@ -605,47 +712,64 @@ func (t *edgeTable) writeSorted(w io.Writer) error {
 	return nil
 }
 
-// writeFile writes the run to a new file name, sorted.
-func (r *memRun) writeFile(name string) error {
+// writeFile writes the run to a new file name, sorted, and returns
+// where in it the keys after the entity edges start.
+func (r *memRun) writeFile(name string) (split int64, err error) {
 	f, err := os.Create(name)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	bw := bufio.NewWriterSize(f, 1<<20)
-	err = r.writeSorted(bw)
+	split, err = r.writeSorted(bw)
 	if err == nil {
 		err = bw.Flush()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	return err
+	return split, err
 }
 
 // writeSorted writes the run in key order, the last write of each key
 // only, as: uvarint key length, key, a byte 1 for a delete else 0, then
-// for a set uvarint value length and value.
-func (r *memRun) writeSorted(w io.Writer) error {
+// for a set uvarint value length and value. It returns the offset of the
+// first key after the entity edges, which a run never holds (they are in
+// the edge table).
+func (r *memRun) writeSorted(w io.Writer) (split int64, err error) {
 	slices.SortFunc(r.ents, func(a, b runEntry) int {
 		return cmp.Or(r.compareKeys(&a, &b), cmp.Compare(a.seq, b.seq))
 	})
 	var hdr []byte
+	var off int64
+	split = -1
 	for i := range r.ents {
 		e := &r.ents[i]
 		if i+1 < len(r.ents) && r.compareKeys(e, &r.ents[i+1]) == 0 {
 			continue
 		}
-		hdr = appendRunHeader(hdr[:0], r.key(e), e.del, int(e.valLen))
-		if _, err := w.Write(hdr); err != nil {
-			return err
+		key := r.key(e)
+		switch {
+		case key[0] == prefixEntityEdg:
+			return 0, fmt.Errorf("entity edge %q in a run", key)
+		case key[0] > prefixEntityEdg && split < 0:
+			split = off
 		}
+		hdr = appendRunHeader(hdr[:0], key, e.del, int(e.valLen))
+		if _, err := w.Write(hdr); err != nil {
+			return 0, err
+		}
+		off += int64(len(hdr))
 		if !e.del {
 			if _, err := w.Write(r.val(e)); err != nil {
-				return err
+				return 0, err
 			}
+			off += int64(e.valLen)
 		}
 	}
-	return nil
+	if split < 0 {
+		split = off
+	}
+	return split, nil
 }
 
 // appendRunHeader appends to b what precedes a value in a run: the key's
@@ -719,14 +843,19 @@ func (m *runMerger) Pop() any {
 	return x
 }
 
-// open adds the spilled runs names, the later the newer.
-func (m *runMerger) open(names []string) error {
-	for i, name := range names {
-		f, err := os.Open(name)
+// open adds the runs' keys before the entity edges, or those after them
+// (high); the later runs are the newer.
+func (m *runMerger) open(runs []spilledRun, high bool) error {
+	for i, run := range runs {
+		f, err := os.Open(run.name)
 		if err != nil {
 			return err
 		}
-		if err := m.add(&runReader{name: name, c: f, r: bufio.NewReaderSize(f, 1<<20), seq: i}); err != nil {
+		var r io.Reader = io.NewSectionReader(f, 0, run.split)
+		if high {
+			r = io.NewSectionReader(f, run.split, math.MaxInt64-run.split)
+		}
+		if err := m.add(&runReader{name: run.name, c: f, r: bufio.NewReaderSize(r, 1<<20), seq: i}); err != nil {
 			return err
 		}
 	}

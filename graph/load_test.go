@@ -199,19 +199,20 @@ func TestAppendKV(t *testing.T) {
 	kvs := []struct {
 		key, val []byte
 		version  uint64
+		stream   uint32
 	}{
-		{[]byte("k"), []byte("value"), 1},
-		{[]byte{prefixEntityEdg, 'd', 0, 'x'}, nil, 1},
-		{[]byte{prefixEntityEdg, 'd', 0, 'x'}, []byte{}, 1},
-		{bytes.Repeat([]byte("k"), 200), long, 1 << 40},
-		{[]byte("k"), long, 0},
+		{[]byte("k"), []byte("value"), 1, 0},
+		{[]byte{prefixEntityEdg, 'd', 0, 'x'}, nil, 1, 2},
+		{[]byte{prefixEntityEdg, 'd', 0, 'x'}, []byte{}, 1, 3},
+		{bytes.Repeat([]byte("k"), 200), long, 1 << 40, 1 << 20},
+		{[]byte("k"), long, 0, 1},
 	}
 	mine, theirs := z.NewBuffer(1<<10, "test"), z.NewBuffer(1<<10, "test")
 	defer mine.Release()
 	defer theirs.Release()
 	for _, kv := range kvs {
-		appendKV(mine, kv.key, kv.val, kv.version)
-		badger.KVToBuffer(&pb.KV{Key: kv.key, Value: kv.val, Version: kv.version}, theirs)
+		appendKV(mine, kv.key, kv.val, kv.version, kv.stream)
+		badger.KVToBuffer(&pb.KV{Key: kv.key, Value: kv.val, Version: kv.version, StreamId: kv.stream}, theirs)
 	}
 	var want [][]byte
 	theirs.SliceIterate(func(s []byte) error { want = append(want, slices.Clone(s)); return nil })

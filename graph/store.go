@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -465,19 +464,25 @@ type writer struct {
 
 // idMemo memoizes EntityID: a writer needs an entity's id several
 // times for each paper, and the same entities recur paper after paper.
-type idMemo map[kindName]string
+// A map by kind, keyed by name: a string key hashes several times faster
+// than a struct.
+type idMemo []map[string]string
 
-type kindName struct {
-	kind Kind
-	name string
-}
+func newIDMemo() idMemo { return make(idMemo, len(kindNames)) }
 
 func (m idMemo) of(k Kind, name string) string {
-	r := kindName{k, name}
-	id, ok := m[r]
+	if int(k) >= len(m) {
+		return EntityID(k, name)
+	}
+	byName := m[k]
+	if byName == nil {
+		byName = make(map[string]string)
+		m[k] = byName
+	}
+	id, ok := byName[name]
 	if !ok {
 		id = EntityID(k, name)
-		m[r] = id
+		byName[name] = id
 	}
 	return id
 }
@@ -530,7 +535,7 @@ func newWriter(txn kvTxn, ints map[string]uint64, cached map[string]*Entity, pre
 		counter:  make(map[string]*delta),
 		terms:    make(map[string]*termEdit),
 		edits:    make(map[string][]posting),
-		ids:      make(idMemo),
+		ids:      newIDMemo(),
 	}
 }
 
@@ -576,19 +581,23 @@ func (w *writer) write(key, val []byte) error {
 }
 
 // edgeAdder is a kvTxn that keeps the entity side of edges (0x04) in a
-// form of its own: a Loader's run.
+// form of its own, and counts the entities' degrees from it: a Loader's
+// run.
 type edgeAdder interface {
-	addEdge(entityID, paperID string)
+	addEdge(entityID string, kind Kind, paperID string)
 }
 
 // addEdge writes the key of the edge from entity entityID to paper
-// paperID (0x04), as mark does.
-func (w *writer) addEdge(entityID, paperID string) error {
+// paperID (0x04), as mark does, and adds it to the entity's degree.
+func (w *writer) addEdge(entityID string, kind Kind, paperID string) error {
 	if t, ok := w.txn.(edgeAdder); ok {
-		t.addEdge(entityID, paperID)
+		t.addEdge(entityID, kind, paperID)
 		return nil
 	}
-	return w.mark(entityEdgeKey(entityID, paperID))
+	if err := w.mark(entityEdgeKey(entityID, paperID)); err != nil {
+		return err
+	}
+	return w.addDegree(entityID, kind, 1)
 }
 
 // mark writes each key with an empty value, as write does.
@@ -787,10 +796,11 @@ func (w *writer) putPaper(p *Paper) (outcome, error) {
 	}
 	var rec *Paper
 	var val []byte
+	var newIDs []idKind
 	if w.pre != nil && !exists {
-		rec, val = w.pre.rec, w.pre.val
+		rec, val, newIDs = w.pre.rec, w.pre.val, w.pre.ids
 	} else {
-		rec = paperRecord(p, &old, exists, w.ids)
+		rec, newIDs = paperRecord(p, &old, exists, w.ids)
 		val = appendPaperRecord(nil, rec)
 	}
 	// Entity records and the taxonomy are merged whatever happens to the
@@ -820,42 +830,52 @@ func (w *writer) putPaper(p *Paper) (outcome, error) {
 	}
 	w.set(paperKey(p.ID), val)
 
-	// Edges: remove the stale, add the new.
-	oldIDs, newIDs := refIDs(old.Entities, w.ids), refIDs(rec.Entities, w.ids)
-	for id, k := range oldIDs {
-		if _, keep := newIDs[id]; keep {
-			continue
+	// Edges: remove the stale, add the new, walking both sorted lists.
+	_, oldIDs := refs(old.Entities, w.ids)
+	edges := 0
+	for i, j := 0, 0; i < len(oldIDs) || j < len(newIDs); {
+		c := 0
+		switch {
+		case i == len(oldIDs):
+			c = 1
+		case j == len(newIDs):
+			c = -1
+		default:
+			c = strings.Compare(oldIDs[i].id, newIDs[j].id)
 		}
-		if err := w.remove(entityEdgeKey(id, p.ID)); err != nil {
-			return 0, err
+		switch {
+		case c < 0:
+			x := oldIDs[i]
+			i++
+			if err := w.remove(entityEdgeKey(x.id, p.ID)); err != nil {
+				return 0, err
+			}
+			if err := w.addDegree(x.id, x.kind, -1); err != nil {
+				return 0, err
+			}
+			edges--
+		case c > 0:
+			x := newIDs[j]
+			j++
+			if err := w.addEdge(x.id, x.kind, p.ID); err != nil {
+				return 0, err
+			}
+			edges++
+		default:
+			i++
+			j++
 		}
-		if err := w.addDegree(id, k, -1); err != nil {
-			return 0, err
-		}
-		if err := w.addCounter(counterEdges, -1); err != nil {
+	}
+	if edges != 0 {
+		if err := w.addCounter(counterEdges, int64(edges)); err != nil {
 			return 0, err
 		}
 	}
-	for id, k := range newIDs {
-		if _, had := oldIDs[id]; had {
-			continue
-		}
-		if err := w.addEdge(id, p.ID); err != nil {
-			return 0, err
-		}
-		if err := w.addDegree(id, k, 1); err != nil {
-			return 0, err
-		}
-		if err := w.addCounter(counterEdges, 1); err != nil {
-			return 0, err
-		}
-	}
-	if !maps.Equal(oldIDs, newIDs) {
-		ids := slices.Sorted(maps.Keys(newIDs))
-		if len(ids) == 0 {
+	if !slices.Equal(oldIDs, newIDs) {
+		if len(newIDs) == 0 {
 			err = w.remove(edgesKey(p.ID))
 		} else {
-			err = w.write(edgesKey(p.ID), appendEdges(nil, ids))
+			err = w.write(edgesKey(p.ID), appendEdges(nil, newIDs))
 		}
 		if err != nil {
 			return 0, err
@@ -882,8 +902,8 @@ func (w *writer) putPaper(p *Paper) (outcome, error) {
 
 // paperRecord returns the record stored for p (0x01): p merged with the
 // stored old when exists, entities reduced to references (kind and name),
-// since their records live under 0x02.
-func paperRecord(p, old *Paper, exists bool, ids idMemo) *Paper {
+// since their records live under 0x02; and the ids of its entities.
+func paperRecord(p, old *Paper, exists bool, ids idMemo) (*Paper, []idKind) {
 	r := *p
 	if exists {
 		if r.Title == "" && old.Title != "" {
@@ -901,37 +921,45 @@ func paperRecord(p, old *Paper, exists bool, ids idMemo) *Paper {
 		}
 		r.Keywords = union(old.Keywords, r.Keywords)
 	}
-	r.Entities = refs(p.Entities, ids)
-	r.Ancestors = refs(p.Ancestors, ids)
-	return &r
+	var entityIDs []idKind
+	r.Entities, entityIDs = refs(p.Entities, ids)
+	r.Ancestors, _ = refs(p.Ancestors, ids)
+	return &r, entityIDs
+}
+
+// idKind is an entity id and its kind.
+type idKind struct {
+	id   string
+	kind Kind
 }
 
 // refs returns es reduced to kind and name, sorted by kind then name,
-// one per entity id.
-func refs(es []Entity, ids idMemo) []Entity {
+// one per entity id (the first given), and their ids, sorted.
+func refs(es []Entity, ids idMemo) ([]Entity, []idKind) {
 	if len(es) == 0 {
-		return nil
+		return nil, nil
 	}
-	out := make([]Entity, 0, len(es))
-	seen := make(map[string]bool, len(es))
-	for _, e := range es {
-		if id := ids.of(e.Kind, e.Name); !seen[id] {
-			seen[id] = true
-			out = append(out, Entity{Kind: e.Kind, Name: e.Name})
-		}
+	type ref struct {
+		id string
+		i  int // in es
+	}
+	rs := make([]ref, len(es))
+	for i, e := range es {
+		rs[i] = ref{ids.of(e.Kind, e.Name), i}
+	}
+	slices.SortFunc(rs, func(a, b ref) int { return cmp.Or(strings.Compare(a.id, b.id), cmp.Compare(a.i, b.i)) })
+	rs = slices.CompactFunc(rs, func(a, b ref) bool { return a.id == b.id })
+	out := make([]Entity, len(rs))
+	byID := make([]idKind, len(rs))
+	for j, r := range rs {
+		e := &es[r.i]
+		out[j] = Entity{Kind: e.Kind, Name: e.Name}
+		byID[j] = idKind{r.id, e.Kind}
 	}
 	slices.SortFunc(out, func(a, b Entity) int {
 		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Name, b.Name))
 	})
-	return out
-}
-
-func refIDs(es []Entity, ids idMemo) map[string]Kind {
-	m := make(map[string]Kind, len(es))
-	for _, e := range es {
-		m[ids.of(e.Kind, e.Name)] = e.Kind
-	}
-	return m
+	return out, byID
 }
 
 // paperText is the text indexed for full-text search.
@@ -961,12 +989,20 @@ func termFreqs(p *Paper) (map[string]uint32, int) {
 type prePaper struct {
 	rec  *Paper
 	val  []byte
+	ids  []idKind // of rec's entities
 	text textTerms
+	// textRecord is the text record (0x0E) after its block.
+	textRecord []byte
 }
 
 func prepare(p *Paper, ids idMemo, sc *termScratch) prePaper {
-	rec := paperRecord(p, nil, false, ids)
-	return prePaper{rec, appendPaperRecord(nil, rec), textTermsOf(p, sc)}
+	rec, entityIDs := paperRecord(p, nil, false, ids)
+	tt := textTermsOf(p, sc)
+	r := textRecord{length: uint64(tt.length), terms: tt.terms}
+	return prePaper{
+		rec: rec, val: appendPaperRecord(nil, rec), ids: entityIDs,
+		text: tt, textRecord: r.appendTerms(make([]byte, 0, textRecordSize(tt.terms))),
+	}
 }
 
 // textTerms are the distinct terms of a paper's text, in byte order, with
@@ -1031,6 +1067,15 @@ func textTermsOf(p *Paper, sc *termScratch) textTerms {
 	return textTerms{out, n}
 }
 
+// textRecordSize bounds the size of the text record of terms.
+func textRecordSize(terms []termTF) int {
+	n := 2 * binary.MaxVarintLen64
+	for _, x := range terms {
+		n += len(x.t) + 2*binary.MaxVarintLen32
+	}
+	return n
+}
+
 // indexText adds paper id with text p to this transaction's postings
 // block, and writes its text record.
 func (w *writer) indexText(id string, p *Paper) error {
@@ -1047,10 +1092,13 @@ func (w *writer) indexText(id string, p *Paper) error {
 		}
 		w.block = w.counter[counterBlocks].cur
 	}
-	r := textRecord{block: w.block, length: uint64(n), terms: sorted}
-	size := 2 * binary.MaxVarintLen64
-	for _, x := range sorted {
-		size += len(x.t) + 2*binary.MaxVarintLen32
+	var rec []byte
+	if w.pre != nil {
+		rec = binary.AppendUvarint(make([]byte, 0, binary.MaxVarintLen64+len(w.pre.textRecord)), w.block)
+		rec = append(rec, w.pre.textRecord...)
+	} else {
+		r := textRecord{block: w.block, length: uint64(n), terms: sorted}
+		rec = r.append(make([]byte, 0, textRecordSize(sorted)))
 	}
 	var pid paperKeyID
 	copy(pid[:], id)
@@ -1060,7 +1108,7 @@ func (w *writer) indexText(id string, p *Paper) error {
 		e.df++
 	}
 	w.bytes += len(sorted) * (PaperIDLen/2 + 2)
-	w.set(textKey(id), r.append(make([]byte, 0, size)))
+	w.set(textKey(id), rec)
 	return w.addCounter(counterDocLen, int64(n))
 }
 
