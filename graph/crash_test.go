@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -216,5 +217,27 @@ func TestLoadCrash(t *testing.T) {
 			// An emptied database takes a new load.
 			runChild(t, "TestLoadCrashChild", loadCrashDBEnv, dir, "", 0)
 		}
+	}
+}
+
+// TestOpenEmptyMemtable reopens a database where a crash left a memtable
+// file created but not yet sized, as a SIGKILL in TestLoadCrash did.
+func TestOpenEmptyMemtable(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PutPapers(context.Background(), genCorpus(7, 5, 10)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "00099.mem"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if st := reopenChecked(t, dir); st.Papers != 5 {
+		t.Errorf("after reopening: %d papers; want 5", st.Papers)
 	}
 }

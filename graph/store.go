@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -122,6 +124,11 @@ func Open(dir string, opts Options) (*Store, error) {
 	// it peaks at 520 MB at 100k, and ingest is as fast or faster
 	// (bench, 30 Nov 2026).
 	bo.TableSizeMultiplier = 1
+	if !opts.ReadOnly {
+		if err := removeEmptyMemtables(dir, log); err != nil {
+			return nil, fmt.Errorf("open store %s: %w", dir, err)
+		}
+	}
 	db, err := badger.Open(bo)
 	if err != nil {
 		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
@@ -145,6 +152,29 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
 	}
 	return s, nil
+}
+
+// removeEmptyMemtables removes the empty memtable files (*.mem) of the
+// database in dir. Badger creates a memtable's file, then sizes it; a
+// process killed in between leaves an empty file, which Badger's Open
+// then refuses ("while opening memtables ... Create a new file"). An
+// empty file holds no write, so removing it loses nothing.
+func removeEmptyMemtables(dir string, log *slog.Logger) error {
+	mems, err := filepath.Glob(filepath.Join(dir, "*.mem"))
+	if err != nil {
+		return err
+	}
+	for _, name := range mems {
+		fi, err := os.Stat(name)
+		if err != nil || fi.Size() != 0 {
+			continue
+		}
+		if err := os.Remove(name); err != nil {
+			return err
+		}
+		log.Warn("removed an empty memtable file left by a crash", "file", name)
+	}
+	return nil
 }
 
 // checkVersion writes the format version into a new database and refuses
