@@ -76,6 +76,7 @@ type benchConfig struct {
 	db          string
 	writeCorpus string
 	cpuProfile  string
+	memProfile  string
 	reuse       bool
 	incremental bool
 }
@@ -175,6 +176,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	flags.StringVar(&cfg.db, "db", "", "database `DIR`, absent or empty, kept afterwards (default: a temporary directory, removed)")
 	flags.StringVar(&cfg.writeCorpus, "write-corpus", "", "only write the corpus of --papers documents to `FILE` as JSON Lines, and exit")
 	flags.StringVar(&cfg.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `FILE`")
+	flags.StringVar(&cfg.memProfile, "memprofile", "", "write a profile of the run's allocations to `FILE`")
 	flags.BoolVar(&cfg.incremental, "incremental", false, "ingest with PutPapers, as into a database that holds data, rather than with a bulk load")
 	flags.BoolVar(&cfg.reuse, "reuse", false, "skip extraction and ingest: query the database in --db, left by an earlier bench --db")
 	flags.Usage = func() { fmt.Fprint(stderr, benchUsage); flags.PrintDefaults() }
@@ -215,6 +217,13 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if cfg.memProfile != "" {
+		defer func() {
+			if err := writeHeapProfile(cfg.memProfile); err != nil {
+				log.Error("memory profile", "err", err)
+			}
+		}()
 	}
 	b := &bench{cfg: cfg, x: x, log: log, stderr: stderr, res: benchResult{
 		Papers: cfg.papers, Corpus: "generated, seed " + strconv.FormatUint(cfg.seed, 10),
@@ -801,6 +810,20 @@ type benchPercentiles struct{ p50, p95, p99, max time.Duration }
 
 // percentilesOf sorts ds and returns its percentiles by nearest rank; zero
 // for no durations.
+// writeHeapProfile writes the allocations so far (the heap profile,
+// whose alloc_space sample counts every allocation) to name.
+func writeHeapProfile(name string) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	err = pprof.Lookup("allocs").WriteTo(f, 0)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 func percentilesOf(ds []time.Duration) benchPercentiles {
 	if len(ds) == 0 {
 		return benchPercentiles{}
