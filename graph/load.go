@@ -155,15 +155,38 @@ func (l *Loader) Add(ctx context.Context, papers []Paper) error {
 
 // add writes papers into the run.
 func (l *Loader) add(papers []Paper) error {
-	w := newWriter(l.run, l.ints, l.cached, nil)
-	w.ids = l.ids
-	// Tokenizing and encoding the record are half a writer's work and
-	// need none of its state: a helper does them ahead of the writer, on
-	// another core. A paper goes to whichever claims it first; the writer
-	// waits only for a paper the helper is working on.
+	// Papers given twice are set aside for Finish.
+	skip := make([]bool, len(papers))
+	for i := range papers {
+		var k paperKeyID
+		copy(k[:], papers[i].ID)
+		if _, dup := l.seen[k]; dup {
+			l.dups = append(l.dups, papers[i])
+			skip[i] = true
+			continue
+		}
+		l.seen[k] = struct{}{}
+	}
+	// Three goroutines share the batch, on as many cores as there are. A
+	// helper tokenizes and encodes papers ahead (prepare), which needs no
+	// state; a paper goes to whichever goroutine claims it first. The
+	// writer writes each paper's record, entities and edges; a second
+	// writer indexes its text. The writers' states are disjoint, and
+	// they write into the run only when they flush, one after the other.
 	pre := make([]preparedPaper, len(papers))
 	stop := make(chan struct{})
 	defer close(stop)
+	get := func(i int, ids idMemo, sc *termScratch) *prePaper {
+		if pre[i].state.CompareAndSwap(0, 1) {
+			pre[i].p = prepare(&papers[i], ids, sc)
+			pre[i].state.Store(2)
+		} else {
+			for pre[i].state.Load() != 2 {
+				runtime.Gosched()
+			}
+		}
+		return &pre[i].p
+	}
 	go func() {
 		ids := newIDMemo()
 		var sc termScratch
@@ -173,40 +196,57 @@ func (l *Loader) add(papers []Paper) error {
 				return
 			default:
 			}
-			if pre[i].state.CompareAndSwap(0, 1) {
+			if !skip[i] && pre[i].state.CompareAndSwap(0, 1) {
 				pre[i].p = prepare(&papers[i], ids, &sc)
 				pre[i].state.Store(2)
 			}
 		}
 	}()
-	for i := range papers {
-		p := &papers[i]
-		if pre[i].state.CompareAndSwap(0, 1) {
-			pre[i].p = prepare(p, w.ids, &w.scratch)
-		} else {
-			for pre[i].state.Load() != 2 {
-				runtime.Gosched()
+	tw := newWriter(l.run, l.ints, l.cached, nil)
+	textDone := make(chan error, 1)
+	go func() {
+		ids := newIDMemo()
+		for i := range papers {
+			if skip[i] {
+				continue
+			}
+			tw.pre = get(i, ids, &tw.scratch)
+			if err := tw.indexText(papers[i].ID, tw.pre.rec); err != nil {
+				textDone <- err
+				return
 			}
 		}
-		var k paperKeyID
-		copy(k[:], p.ID)
-		if _, dup := l.seen[k]; dup {
-			l.dups = append(l.dups, *p)
+		tw.pre = nil
+		textDone <- nil
+	}()
+	w := newWriter(l.run, l.ints, l.cached, nil)
+	w.ids = l.ids
+	w.skipText = true
+	var err error
+	for i := range papers {
+		if skip[i] {
 			continue
 		}
-		l.seen[k] = struct{}{}
-		w.pre = &pre[i].p
-		_, err := w.putPaper(p)
-		w.pre = nil
-		if err != nil {
-			return fmt.Errorf("load: %w", err)
+		w.pre = get(i, w.ids, &w.scratch)
+		if _, err = w.putPaper(&papers[i]); err != nil {
+			break
 		}
 		l.res.Added++
 	}
-	if err := w.flush(); err != nil {
+	w.pre = nil
+	if terr := <-textDone; err == nil {
+		err = terr
+	}
+	for _, w := range []*writer{w, tw} {
+		if err == nil {
+			err = w.flush()
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("load: %w", err)
 	}
 	w.commit()
+	tw.commit()
 	if l.run.bytes >= l.runBytes {
 		return l.spill()
 	}

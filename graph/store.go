@@ -490,6 +490,9 @@ type writer struct {
 	pre     *prePaper
 	ids     idMemo
 	scratch termScratch
+	// skipText leaves the indexing of text to another writer (see
+	// Loader.add).
+	skipText bool
 }
 
 // idMemo memoizes EntityID: a writer needs an entity's id several
@@ -914,7 +917,7 @@ func (w *writer) putPaper(p *Paper) (outcome, error) {
 
 	// Full text: a paper whose text changed moves to this transaction's
 	// block.
-	if !exists || !slices.Equal(paperText(&old), paperText(rec)) {
+	if !w.skipText && (!exists || !slices.Equal(paperText(&old), paperText(rec))) {
 		if exists {
 			if err := w.unindexText(p.ID); err != nil {
 				return 0, err
