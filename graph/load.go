@@ -359,11 +359,11 @@ func (t *edgeTable) addDegrees(r *memRun) {
 	}
 }
 
-// write merges the runs into the store through a StreamWriter, as three
+// write merges the runs into the store through a StreamWriter, as
 // streams of disjoint key ranges written at once: the keys before the
-// entity edges (0x04), the edges, and the keys after them. A
+// entity edges (0x04), the edges in two, and the keys after them. A
 // StreamWriter decodes what it is given before it takes its lock, so the
-// three share the cores; one stream left one core idle for most of the
+// streams share the cores; one stream left one core idle for most of the
 // merge.
 func (l *Loader) write(ctx context.Context) (err error) {
 	l.edges.addDegrees(l.run)
@@ -390,7 +390,10 @@ func (l *Loader) write(ctx context.Context) (err error) {
 	}()
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return l.writeRuns(gctx, newKVStream(sw, 1), false) })
-	g.Go(func() error { return l.writeEdges(gctx, newKVStream(sw, 2)) })
+	// The edges, 70% of the keys, are two streams.
+	order, mid := l.edges.sorted()
+	g.Go(func() error { return l.writeEdges(gctx, newKVStream(sw, 2), order[:mid]) })
+	g.Go(func() error { return l.writeEdges(gctx, newKVStream(sw, 4), order[mid:]) })
 	g.Go(func() error { return l.writeRuns(gctx, newKVStream(sw, 3), true) })
 	if err := g.Wait(); err != nil {
 		sw.Cancel()
@@ -431,15 +434,16 @@ func (l *Loader) writeRuns(ctx context.Context, ks *kvStream, high bool) (err er
 	})
 }
 
-// writeEdges writes the entity edges into ks, and closes it.
-func (l *Loader) writeEdges(ctx context.Context, ks *kvStream) (err error) {
+// writeEdges writes the edges of the entities order into ks, and closes
+// it.
+func (l *Loader) writeEdges(ctx context.Context, ks *kvStream, order []int32) (err error) {
 	defer func() {
 		if cerr := ks.close(); cerr != nil {
 			err = cerr
 		}
 	}()
 	n := 0
-	return l.edges.each(func(key []byte) error {
+	return l.edges.each(order, func(key []byte) error {
 		if n++; n%(1<<16) == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -724,15 +728,26 @@ func (t *edgeTable) add(entityID string, kind Kind, paperID string) {
 	t.papers[e] = append(t.papers[e], int32(len(t.ids)-1))
 }
 
-// each calls fn with the edges' keys in order, in a buffer fn must not
-// keep. An entity id never holds the separator 0x00, so ordering by
-// entity id, then by paper id, is the keys' byte order.
-func (t *edgeTable) each(fn func(key []byte) error) error {
-	order := make([]int32, len(t.names))
+// sorted returns the numbers of the entities in id order, and the
+// index in it that splits the edges in halves.
+func (t *edgeTable) sorted() (order []int32, mid int) {
+	order = make([]int32, len(t.names))
+	total := 0
 	for i := range order {
 		order[i] = int32(i)
+		total += len(t.papers[i])
 	}
 	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(t.names[a], t.names[b]) })
+	for n := 0; mid < len(order) && 2*n < total; mid++ {
+		n += len(t.papers[order[mid]])
+	}
+	return order, mid
+}
+
+// each calls fn with the keys of the edges of the entities order, in
+// order, in a buffer fn must not keep. An entity id never holds the separator 0x00, so ordering by
+// entity id, then by paper id, is the keys' byte order.
+func (t *edgeTable) each(order []int32, fn func(key []byte) error) error {
 	var key []byte
 	for _, e := range order {
 		ps := t.papers[e]
