@@ -113,3 +113,15 @@ func BenchmarkPaper(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkTextTermsOf counts and sorts the text terms of 2,000 generated
+// papers, what a load does for each paper on a helper core.
+func BenchmarkTextTermsOf(b *testing.B) {
+	papers := ingestCorpus(b, 2000)
+	var sc termScratch
+	for b.Loop() {
+		for i := range papers {
+			textTermsOf(&papers[i], &sc)
+		}
+	}
+}

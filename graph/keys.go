@@ -53,6 +53,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // formatVersion is the on-disk format this code writes and reads. Format
@@ -95,6 +96,11 @@ func edgesKey(paperID string) []byte { return cat1(prefixPaperEdge, paperID) }
 
 // appendEdges encodes entity ids, sorted, as an edges value.
 func appendEdges(b []byte, ids []idKind) []byte {
+	n := len(ids)
+	for _, x := range ids {
+		n += len(x.id)
+	}
+	b = slices.Grow(b, n)
 	for _, x := range ids {
 		b = append(b, x.id...)
 		b = append(b, sep)
@@ -200,6 +206,9 @@ type posting struct {
 }
 
 // appendPostings encodes ps as a postings block value.
+// postingsSize bounds the size of n postings, encoded.
+func postingsSize(n int) int { return n * (PaperIDLen/2 + binary.MaxVarintLen32) }
+
 func appendPostings(b []byte, ps []posting) []byte {
 	for _, p := range ps {
 		var raw [PaperIDLen / 2]byte

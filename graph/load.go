@@ -270,7 +270,9 @@ func (l *Loader) spill() error {
 	name := filepath.Join(l.dir, fmt.Sprintf("run-%06d", len(l.runs)))
 	l.runs = append(l.runs, spilledRun{name: name})
 	run := l.run
-	l.run = &memRun{edges: l.edges}
+	// Runs are about the same size: the next one takes the room of this
+	// one's entries at once, rather than growing to it.
+	l.run = &memRun{edges: l.edges, ents: make([]runEntry, 0, len(run.ents))}
 	done := make(chan spillResult, 1)
 	l.spilling = done
 	go func() {

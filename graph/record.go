@@ -35,6 +35,23 @@ const recordVersion byte = 1
 var errRecord = errors.New("bad paper record")
 
 // appendPaperRecord appends the record of p to b.
+// paperRecordSize is about the size of p's record: enough that
+// appendPaperRecord seldom grows its buffer.
+func paperRecordSize(p *Paper) int {
+	n := 64 + len(p.ID) + len(p.Name) + len(p.Label) + len(p.Title) + len(p.Abstract) + len(p.Source) + len(p.URL) + len(p.Venue)
+	for _, list := range [][]string{p.Authors, p.Keywords} {
+		for _, s := range list {
+			n += len(s) + 2
+		}
+	}
+	for _, list := range [][]Entity{p.Entities, p.Ancestors} {
+		for _, e := range list {
+			n += len(e.Name) + 3
+		}
+	}
+	return n + 8*len(p.Mentions)
+}
+
 func appendPaperRecord(b []byte, p *Paper) []byte {
 	b = append(b, recordVersion)
 	for _, s := range []string{p.ID, p.Name, p.Label, p.Title, p.Abstract, p.Source, p.URL, p.Venue} {
