@@ -830,22 +830,23 @@ func (w *writer) putPaper(p *Paper) (outcome, error) {
 	}
 	var rec *Paper
 	var val []byte
-	var newIDs []idKind
+	var ids recordIDs
 	if w.pre != nil && !exists {
-		rec, val, newIDs = w.pre.rec, w.pre.val, w.pre.ids
+		rec, val, ids = w.pre.rec, w.pre.val, w.pre.ids
 	} else {
-		rec, newIDs = paperRecord(p, &old, exists, w.ids)
+		rec, ids = paperRecord(p, &old, exists, w.ids)
 		val = appendPaperRecord(make([]byte, 0, paperRecordSize(rec)), rec)
 	}
+	newIDs := ids.sorted
 	// Entity records and the taxonomy are merged whatever happens to the
 	// paper: a new vocabulary may add aliases without changing the edges.
-	for _, e := range p.Entities {
-		if err := w.putEntity(e); err != nil {
+	for i, e := range p.Entities {
+		if err := w.putEntity(e, ids.entities[i]); err != nil {
 			return 0, err
 		}
 	}
-	for _, e := range p.Ancestors {
-		if err := w.putEntity(e); err != nil {
+	for i, e := range p.Ancestors {
+		if err := w.putEntity(e, ids.ancestors[i]); err != nil {
 			return 0, err
 		}
 	}
@@ -865,7 +866,7 @@ func (w *writer) putPaper(p *Paper) (outcome, error) {
 	w.set(paperKey(p.ID), val)
 
 	// Edges: remove the stale, add the new, walking both sorted lists.
-	_, oldIDs := refs(old.Entities, w.ids)
+	_, oldIDs, _ := refs(old.Entities, w.ids)
 	edges := 0
 	for i, j := 0, 0; i < len(oldIDs) || j < len(newIDs); {
 		c := 0
@@ -937,7 +938,7 @@ func (w *writer) putPaper(p *Paper) (outcome, error) {
 // paperRecord returns the record stored for p (0x01): p merged with the
 // stored old when exists, entities reduced to references (kind and name),
 // since their records live under 0x02; and the ids of its entities.
-func paperRecord(p, old *Paper, exists bool, ids idMemo) (*Paper, []idKind) {
+func paperRecord(p, old *Paper, exists bool, ids idMemo) (*Paper, recordIDs) {
 	r := *p
 	if exists {
 		if r.Title == "" && old.Title != "" {
@@ -955,10 +956,17 @@ func paperRecord(p, old *Paper, exists bool, ids idMemo) (*Paper, []idKind) {
 		}
 		r.Keywords = union(old.Keywords, r.Keywords)
 	}
-	var entityIDs []idKind
-	r.Entities, entityIDs = refs(p.Entities, ids)
-	r.Ancestors, _ = refs(p.Ancestors, ids)
-	return &r, entityIDs
+	var ri recordIDs
+	r.Entities, ri.sorted, ri.entities = refs(p.Entities, ids)
+	r.Ancestors, _, ri.ancestors = refs(p.Ancestors, ids)
+	return &r, ri
+}
+
+// recordIDs are the entity ids of a paper record: of its entities, sorted
+// and once each; and of the paper's entities and ancestors, as given.
+type recordIDs struct {
+	sorted              []idKind
+	entities, ancestors []string
 }
 
 // idKind is an entity id and its kind.
@@ -968,18 +976,21 @@ type idKind struct {
 }
 
 // refs returns es reduced to kind and name, sorted by kind then name,
-// one per entity id (the first given), and their ids, sorted.
-func refs(es []Entity, ids idMemo) ([]Entity, []idKind) {
+// one per entity id (the first given); their ids, sorted; and the ids of
+// es.
+func refs(es []Entity, ids idMemo) ([]Entity, []idKind, []string) {
 	if len(es) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	type ref struct {
 		id string
 		i  int // in es
 	}
 	rs := make([]ref, len(es))
+	aligned := make([]string, len(es))
 	for i, e := range es {
-		rs[i] = ref{ids.of(e.Kind, e.Name), i}
+		aligned[i] = ids.of(e.Kind, e.Name)
+		rs[i] = ref{aligned[i], i}
 	}
 	slices.SortFunc(rs, func(a, b ref) int { return cmp.Or(strings.Compare(a.id, b.id), cmp.Compare(a.i, b.i)) })
 	rs = slices.CompactFunc(rs, func(a, b ref) bool { return a.id == b.id })
@@ -993,7 +1004,7 @@ func refs(es []Entity, ids idMemo) ([]Entity, []idKind) {
 	slices.SortFunc(out, func(a, b Entity) int {
 		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Name, b.Name))
 	})
-	return out, byID
+	return out, byID, aligned
 }
 
 // paperText is the text indexed for full-text search.
@@ -1023,7 +1034,7 @@ func termFreqs(p *Paper) (map[string]uint32, int) {
 type prePaper struct {
 	rec  *Paper
 	val  []byte
-	ids  []idKind // of rec's entities
+	ids  recordIDs
 	text textTerms
 	// textRecord is the text record (0x0E) after its block.
 	textRecord []byte
@@ -1273,8 +1284,7 @@ func union(a, b []string) []string {
 // putEntity creates or merges the entity record of e (aliases and broader
 // names are unions), indexes its names and writes its broader edges, both
 // directions, creating the parents as entities without papers.
-func (w *writer) putEntity(e Entity) error {
-	id := w.ids.of(e.Kind, e.Name)
+func (w *writer) putEntity(e Entity, id string) error {
 	ed, err := w.entity(id)
 	if err != nil {
 		return err
@@ -1322,7 +1332,7 @@ func (w *writer) putEntity(e Entity) error {
 		w.bytes += len(id) + 200
 	}
 	for _, b := range parents {
-		if err := w.putEntity(Entity{Kind: e.Kind, Name: b}); err != nil {
+		if err := w.putEntity(Entity{Kind: e.Kind, Name: b}, w.ids.of(e.Kind, b)); err != nil {
 			return err
 		}
 	}

@@ -19,6 +19,16 @@ var stopWords = map[string]bool{
 	"with": true, "our": true, "can": true, "not": true, "than": true, "also": true,
 }
 
+// stopWordLen is the length of the longest stop word: longer terms need
+// no lookup.
+var stopWordLen = func() int {
+	n := 0
+	for w := range stopWords {
+		n = max(n, len(w))
+	}
+	return n
+}()
+
 // terms returns the full-text terms of text in order, repeats kept: text
 // is lower-cased and split at every character other than a letter or a
 // digit; stop words and terms shorter than two characters are dropped. The
@@ -36,7 +46,7 @@ func terms(text string) []string {
 func eachTerm(text string, buf []byte, fn func(t []byte)) []byte {
 	emit := func(t []byte) {
 		// A rune takes at most 4 bytes: only shorter terms need counting.
-		if len(t) < 5 && utf8.RuneCount(t) < 2 || stopWords[string(t)] {
+		if len(t) < 5 && utf8.RuneCount(t) < 2 || len(t) <= stopWordLen && stopWords[string(t)] {
 			return
 		}
 		fn(t)
