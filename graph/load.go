@@ -203,6 +203,7 @@ func (l *Loader) add(papers []Paper) error {
 		}
 	}()
 	tw := newWriter(l.run, l.ints, l.cached, nil)
+	tw.deferDocFreq = true
 	textDone := make(chan error, 1)
 	go func() {
 		ids := newIDMemo()
@@ -369,6 +370,11 @@ func (t *edgeTable) addDegrees(r *memRun) {
 // merge.
 func (l *Loader) write(ctx context.Context) (err error) {
 	l.edges.addDegrees(l.run)
+	for k, v := range l.ints {
+		if k[0] == prefixDocFreq && v > 0 {
+			l.run.Set([]byte(k), binary.BigEndian.AppendUint64(nil, v))
+		}
+	}
 	if l.run.len() > 0 {
 		if err := l.spill(); err != nil {
 			return err

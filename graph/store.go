@@ -492,8 +492,10 @@ type writer struct {
 	ids     idMemo
 	scratch termScratch
 	// skipText leaves the indexing of text to another writer (see
-	// Loader.add).
-	skipText bool
+	// Loader.add); deferDocFreq leaves the writing of document
+	// frequencies to the Loader, which writes each term's once, at the
+	// end, from ints, rather than at each flush.
+	skipText, deferDocFreq bool
 }
 
 // idMemo memoizes EntityID: a writer needs an entity's id several
@@ -747,6 +749,9 @@ func (w *writer) flush() error {
 			}
 		}
 		e.cur = uint64(int64(orig) + e.df)
+		if w.deferDocFreq {
+			continue
+		}
 		if err := w.setUint64(key, e.cur); err != nil {
 			return err
 		}
