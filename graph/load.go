@@ -56,9 +56,11 @@ type Loader struct {
 	seen   map[paperKeyID]struct{}
 	ids    idMemo
 	dups   []Paper
-	run    *memRun
-	runs   []spilledRun
-	edges  *edgeTable
+	run    *memRun // the writer's
+	// textRun is the text writer's: its keys are not the run's.
+	textRun *memRun
+	runs    []spilledRun
+	edges   *edgeTable
 	// spilling is the outcome of the spill under way, if any: a run is
 	// sorted and written on another core while the next one fills.
 	spilling chan spillResult
@@ -114,12 +116,13 @@ func (s *Store) NewLoader() (*Loader, error) {
 	edges := &edgeTable{entities: make(map[string]int32)}
 	return &Loader{
 		s: s, dir: dir,
-		ints:   make(map[string]uint64),
-		cached: make(map[string]*Entity),
-		seen:   make(map[paperKeyID]struct{}),
-		ids:    newIDMemo(),
-		run:    &memRun{edges: edges},
-		edges:  edges,
+		ints:    make(map[string]uint64),
+		cached:  make(map[string]*Entity),
+		seen:    make(map[paperKeyID]struct{}),
+		ids:     newIDMemo(),
+		run:     &memRun{edges: edges},
+		textRun: &memRun{edges: edges},
+		edges:   edges,
 
 		runBytes: loadRunBytes,
 	}, nil
@@ -170,9 +173,10 @@ func (l *Loader) add(papers []Paper) error {
 	// Three goroutines share the batch, on as many cores as there are. A
 	// helper tokenizes and encodes papers ahead (prepare), which needs no
 	// state; a paper goes to whichever goroutine claims it first. The
-	// writer writes each paper's record, entities and edges; a second
-	// writer indexes its text. The writers' states are disjoint, and
-	// they write into the run only when they flush, one after the other.
+	// writer writes each paper's record, entities and edges into the run;
+	// a second writer indexes its text into a run of its own. The
+	// writers' states are disjoint but for ints, which they only read
+	// until both are done.
 	pre := make([]preparedPaper, len(papers))
 	stop := make(chan struct{})
 	defer close(stop)
@@ -202,7 +206,7 @@ func (l *Loader) add(papers []Paper) error {
 			}
 		}
 	}()
-	tw := newWriter(l.run, l.ints, l.cached, nil)
+	tw := newWriter(l.textRun, l.ints, l.cached, nil)
 	tw.deferDocFreq = true
 	textDone := make(chan error, 1)
 	go func() {
@@ -218,7 +222,7 @@ func (l *Loader) add(papers []Paper) error {
 			}
 		}
 		tw.pre = nil
-		textDone <- nil
+		textDone <- tw.flush()
 	}()
 	w := newWriter(l.run, l.ints, l.cached, nil)
 	w.ids = l.ids
@@ -235,20 +239,18 @@ func (l *Loader) add(papers []Paper) error {
 		l.res.Added++
 	}
 	w.pre = nil
+	if err == nil {
+		err = w.flush()
+	}
 	if terr := <-textDone; err == nil {
 		err = terr
-	}
-	for _, w := range []*writer{w, tw} {
-		if err == nil {
-			err = w.flush()
-		}
 	}
 	if err != nil {
 		return fmt.Errorf("load: %w", err)
 	}
 	w.commit()
 	tw.commit()
-	if l.run.bytes >= l.runBytes {
+	if l.run.bytes+l.textRun.bytes >= l.runBytes {
 		return l.spill()
 	}
 	return nil
@@ -262,23 +264,36 @@ type preparedPaper struct {
 	p     prePaper
 }
 
-// spill starts writing the run in memory to a file, sorted, once the
-// last spill is done: at most two runs are in memory.
+// spill starts writing the runs in memory (the writer's and the text
+// writer's, whose keys are disjoint) to files, sorted, once the last
+// spill is done: at most two pairs of runs are in memory.
 func (l *Loader) spill() error {
 	if err := l.waitSpill(); err != nil {
 		return err
 	}
-	name := filepath.Join(l.dir, fmt.Sprintf("run-%06d", len(l.runs)))
-	l.runs = append(l.runs, spilledRun{name: name})
-	run := l.run
-	// Runs are about the same size: the next one takes the room of this
-	// one's entries at once, rather than growing to it.
-	l.run = &memRun{edges: l.edges, ents: make([]runEntry, 0, len(run.ents))}
+	runs := []*memRun{l.run, l.textRun}
+	var names []string
+	for range runs {
+		names = append(names, filepath.Join(l.dir, fmt.Sprintf("run-%06d", len(l.runs))))
+		l.runs = append(l.runs, spilledRun{name: names[len(names)-1]})
+	}
+	// Runs are about the same size: the next ones take the room of these
+	// ones' entries at once, rather than growing to it.
+	l.run = &memRun{edges: l.edges, ents: make([]runEntry, 0, len(l.run.ents))}
+	l.textRun = &memRun{edges: l.edges, ents: make([]runEntry, 0, len(l.textRun.ents))}
 	done := make(chan spillResult, 1)
 	l.spilling = done
 	go func() {
-		split, err := run.writeFile(name)
-		done <- spillResult{split, err}
+		var r spillResult
+		for i, run := range runs {
+			split, err := run.writeFile(names[i])
+			if err != nil {
+				r.err = err
+				break
+			}
+			r.splits = append(r.splits, split)
+		}
+		done <- r
 	}()
 	return nil
 }
@@ -290,8 +305,8 @@ type spilledRun struct {
 }
 
 type spillResult struct {
-	split int64
-	err   error
+	splits []int64 // of the runs spilled, the last ones of Loader.runs
+	err    error
 }
 
 // waitSpill waits for the spill under way, if any.
@@ -304,7 +319,9 @@ func (l *Loader) waitSpill() error {
 	if r.err != nil {
 		return fmt.Errorf("load: spill run: %w", r.err)
 	}
-	l.runs[len(l.runs)-1].split = r.split
+	for i, split := range r.splits {
+		l.runs[len(l.runs)-len(r.splits)+i].split = split
+	}
 	return nil
 }
 
@@ -344,7 +361,7 @@ func (l *Loader) Close() error {
 	}
 	l.closed = true
 	l.waitSpill()
-	l.run, l.edges = nil, nil
+	l.run, l.textRun, l.edges = nil, nil, nil
 	err := os.RemoveAll(l.dir)
 	l.s.endWrite()
 	l.s.writeMu.Unlock()
@@ -372,10 +389,10 @@ func (l *Loader) write(ctx context.Context) (err error) {
 	l.edges.addDegrees(l.run)
 	for k, v := range l.ints {
 		if k[0] == prefixDocFreq && v > 0 {
-			l.run.Set([]byte(k), binary.BigEndian.AppendUint64(nil, v))
+			l.textRun.Set([]byte(k), binary.BigEndian.AppendUint64(nil, v))
 		}
 	}
-	if l.run.len() > 0 {
+	if l.run.len()+l.textRun.len() > 0 {
 		if err := l.spill(); err != nil {
 			return err
 		}
