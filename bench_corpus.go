@@ -106,6 +106,7 @@ type genCorpus struct {
 	kinds  map[graph.Kind]*zipfPool
 	source string // Document.Source of every paper: "bench-seed-S"
 	i      int    // documents made
+	buf    []byte // the abstract being made, reused
 }
 
 // zipfPool draws entity spellings with Zipf-distributed popularity.
@@ -244,7 +245,7 @@ var (
 func (g *genCorpus) Next() (extract.Document, error) {
 	name := g.paperName(g.i)
 	g.i++
-	var b []byte
+	b := g.buf[:0]
 	sentence := func(tmpl string) {
 		if tmpl == "" {
 			return
@@ -270,6 +271,7 @@ func (g *genCorpus) Next() (extract.Document, error) {
 		sentence(fillers[i])
 	}
 	sentence(g.one(closers))
+	g.buf = b
 	year := 2018 + g.rng.IntN(9)
 	return extract.Document{
 		Source:   g.source,
