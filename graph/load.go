@@ -730,6 +730,9 @@ type edgeTable struct {
 	kinds    []Kind           // number -> kind
 	papers   [][]int32        // entity number -> paper numbers
 	ids      []paperKeyID     // paper number -> id
+	// byID lists the paper numbers in id order, and rank is the inverse:
+	// sorted, each entity's papers are sorted as integers.
+	byID, rank []int32
 	last     string           // the id of the last paper numbered
 }
 
@@ -754,7 +757,8 @@ func (t *edgeTable) add(entityID string, kind Kind, paperID string) {
 }
 
 // sorted returns the numbers of the entities in id order, and the
-// index in it that splits the edges in halves.
+// index in it that splits the edges in halves. It ranks the papers by id
+// for each.
 func (t *edgeTable) sorted() (order []int32, mid int) {
 	order = make([]int32, len(t.names))
 	total := 0
@@ -763,6 +767,15 @@ func (t *edgeTable) sorted() (order []int32, mid int) {
 		total += len(t.papers[i])
 	}
 	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(t.names[a], t.names[b]) })
+	t.byID = make([]int32, len(t.ids))
+	for i := range t.byID {
+		t.byID[i] = int32(i)
+	}
+	slices.SortFunc(t.byID, func(a, b int32) int { return bytes.Compare(t.ids[a][:], t.ids[b][:]) })
+	t.rank = make([]int32, len(t.ids))
+	for r, p := range t.byID {
+		t.rank[p] = int32(r)
+	}
 	for n := 0; mid < len(order) && 2*n < total; mid++ {
 		n += len(t.papers[order[mid]])
 	}
@@ -770,20 +783,26 @@ func (t *edgeTable) sorted() (order []int32, mid int) {
 }
 
 // each calls fn with the keys of the edges of the entities order, in
-// order, in a buffer fn must not keep. An entity id never holds the separator 0x00, so ordering by
-// entity id, then by paper id, is the keys' byte order.
+// order, in a buffer fn must not keep. An entity id never holds the
+// separator 0x00, so ordering by entity id, then by paper id, is the
+// keys' byte order. After sorted, and once: it turns the entities' paper
+// numbers into ranks, in place.
 func (t *edgeTable) each(order []int32, fn func(key []byte) error) error {
 	var key []byte
 	for _, e := range order {
 		ps := t.papers[e]
-		slices.SortFunc(ps, func(a, b int32) int { return bytes.Compare(t.ids[a][:], t.ids[b][:]) })
+		for i, p := range ps {
+			ps[i] = t.rank[p]
+		}
+		slices.Sort(ps)
 		key = append(append(append(key[:0], prefixEntityEdg), t.names[e]...), sep)
 		n := len(key)
-		for i, p := range ps {
-			if i > 0 && t.ids[p] == t.ids[ps[i-1]] {
+		for i, r := range ps {
+			id := &t.ids[t.byID[r]]
+			if i > 0 && *id == t.ids[t.byID[ps[i-1]]] {
 				continue
 			}
-			key = append(key[:n], t.ids[p][:]...)
+			key = append(key[:n], id[:]...)
 			if err := fn(key); err != nil {
 				return err
 			}
