@@ -20,7 +20,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
@@ -449,9 +448,7 @@ func (b *bench) extractSample(ctx context.Context) error {
 // command does (with its heap limit), then closes the store and measures
 // it on disk.
 func (b *bench) ingest(ctx context.Context, dir string) error {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(ingestMemoryLimit))
-	}
+	defer limitIngestMemory()()
 	c, err := openBenchCorpus(b.x, b.cfg.seed, b.cfg.corpus)
 	if err != nil {
 		return err

@@ -84,6 +84,25 @@ flags:
 // GiB mapped tables), for a few percent more CPU.
 const ingestMemoryLimit = 900 << 20
 
+// limitIngestMemory sets the collector for an ingest, unless GOGC or
+// GOMEMLIMIT set it, and returns what restores it: the heap's soft limit
+// is ingestMemoryLimit, and nothing else starts a collection. With GOGC
+// at 100 as well, the collector also ran each time the heap doubled, most
+// often early in a load, when little is live: a bulk load of 100k papers
+// is 10-15% faster with the limit alone, at the same peak RSS (bench, 30
+// Nov 2026).
+func limitIngestMemory() (restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" || os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	limit := debug.SetMemoryLimit(ingestMemoryLimit)
+	percent := debug.SetGCPercent(-1)
+	return func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	}
+}
+
 // ingestDefaultBatch is the default number of papers per PutPapers call:
 // a few of Badger's transactions (about 1000 papers each), which PutPapers
 // pipelines, and small enough that an interrupted ingest loses little
@@ -128,9 +147,7 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		total += fi.Size()
 	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(ingestMemoryLimit))
-	}
+	defer limitIngestMemory()()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	s, err := openStore(*db, graph.Options{Logger: log})
 	if err != nil {
