@@ -733,7 +733,7 @@ type edgeTable struct {
 	// byID lists the paper numbers in id order, and rank is the inverse:
 	// sorted, each entity's papers are sorted as integers.
 	byID, rank []int32
-	last     string           // the id of the last paper numbered
+	last       string // the id of the last paper numbered
 }
 
 // add records the edge from entity entityID to paper paperID. A paper's
