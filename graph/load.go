@@ -184,11 +184,16 @@ func (l *Loader) add(papers []Paper) error {
 	pre := make([]preparedPaper, len(papers))
 	stop := make(chan struct{})
 	defer close(stop)
+	claim := func(i int, ids idMemo, sc *termScratch) bool {
+		if !pre[i].state.CompareAndSwap(0, 1) {
+			return false
+		}
+		pre[i].p = prepare(&papers[i], ids, sc)
+		pre[i].state.Store(2)
+		return true
+	}
 	get := func(i int, ids idMemo, sc *termScratch) *prePaper {
-		if pre[i].state.CompareAndSwap(0, 1) {
-			pre[i].p = prepare(&papers[i], ids, sc)
-			pre[i].state.Store(2)
-		} else {
+		if !claim(i, ids, sc) {
 			for pre[i].state.Load() != 2 {
 				runtime.Gosched()
 			}
@@ -204,9 +209,8 @@ func (l *Loader) add(papers []Paper) error {
 				return
 			default:
 			}
-			if !skip[i] && pre[i].state.CompareAndSwap(0, 1) {
-				pre[i].p = prepare(&papers[i], ids, &sc)
-				pre[i].state.Store(2)
+			if !skip[i] {
+				claim(i, ids, &sc)
 			}
 		}
 	}()
@@ -260,9 +264,8 @@ func (l *Loader) add(papers []Paper) error {
 	return nil
 }
 
-// preparedPaper is a paper prepared by whichever of a Loader's writer and its
-// helper claims it: state 0 unclaimed, 1 claimed, 2 prepared by the
-// helper.
+// preparedPaper is a paper prepared by whichever of a Loader's goroutines
+// claims it first: state 0 unclaimed, 1 claimed, 2 prepared.
 type preparedPaper struct {
 	state atomic.Int32
 	p     prePaper
