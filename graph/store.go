@@ -500,8 +500,8 @@ type writer struct {
 
 // idMemo memoizes EntityID: a writer needs an entity's id several
 // times for each paper, and the same entities recur paper after paper.
-// A map by kind, keyed by name: a string key hashes several times faster
-// than a struct.
+// A map per kind, keyed by name: Go's maps look a string key up on a
+// fast path that a struct key misses.
 type idMemo []map[string]string
 
 func newIDMemo() idMemo { return make(idMemo, len(kindNames)) }
