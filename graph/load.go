@@ -259,7 +259,7 @@ func (l *Loader) add(papers []Paper) error {
 	w.commit()
 	tw.commit()
 	if l.run.bytes+l.textRun.bytes >= l.runBytes {
-		return l.spill()
+		return l.spill(false)
 	}
 	return nil
 }
@@ -273,8 +273,9 @@ type preparedPaper struct {
 
 // spill starts writing the runs in memory (the writer's and the text
 // writer's, whose keys are disjoint) to files, sorted, once the last
-// spill is done: at most two pairs of runs are in memory.
-func (l *Loader) spill() error {
+// spill is done: at most two pairs of runs are in memory. After the last
+// spill no run fills again.
+func (l *Loader) spill(last bool) error {
 	if err := l.waitSpill(); err != nil {
 		return err
 	}
@@ -286,8 +287,12 @@ func (l *Loader) spill() error {
 	}
 	// Runs are about the same size: the next ones take the room of these
 	// ones' entries at once, rather than growing to it.
-	l.run = &memRun{edges: l.edges, ents: make([]runEntry, 0, len(l.run.ents))}
-	l.textRun = &memRun{edges: l.edges, ents: make([]runEntry, 0, len(l.textRun.ents))}
+	size, textSize := len(l.run.ents), len(l.textRun.ents)
+	if last {
+		size, textSize = 0, 0
+	}
+	l.run = &memRun{edges: l.edges, ents: make([]runEntry, 0, size)}
+	l.textRun = &memRun{edges: l.edges, ents: make([]runEntry, 0, textSize)}
 	done := make(chan spillResult, 1)
 	l.spilling = done
 	go func() {
@@ -400,13 +405,16 @@ func (l *Loader) write(ctx context.Context) (err error) {
 		}
 	}
 	if l.run.len()+l.textRun.len() > 0 {
-		if err := l.spill(); err != nil {
+		if err := l.spill(true); err != nil {
 			return err
 		}
 	}
 	if err := l.waitSpill(); err != nil {
 		return err
 	}
+	// What only adding papers needs is garbage now: the merge, the
+	// largest part of a load of 1M papers, went past ingest's heap limit.
+	l.ints, l.cached, l.seen, l.ids = nil, nil, nil, nil
 	sw := l.s.db.NewStreamWriter()
 	if err := sw.Prepare(); err != nil {
 		return err
