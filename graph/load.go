@@ -429,12 +429,12 @@ func (l *Loader) write(ctx context.Context) (err error) {
 		}
 	}()
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { return l.writeRuns(gctx, newKVStream(sw, 1), false) })
+	g.Go(func() error { return l.writeRuns(newKVStream(gctx, sw, 1), false) })
 	// The edges, 70% of the keys, are two streams.
 	order, mid := l.edges.sorted()
-	g.Go(func() error { return l.writeEdges(gctx, newKVStream(sw, 2), order[:mid]) })
-	g.Go(func() error { return l.writeEdges(gctx, newKVStream(sw, 4), order[mid:]) })
-	g.Go(func() error { return l.writeRuns(gctx, newKVStream(sw, 3), true) })
+	g.Go(func() error { return l.writeEdges(newKVStream(gctx, sw, 2), order[:mid]) })
+	g.Go(func() error { return l.writeEdges(newKVStream(gctx, sw, 4), order[mid:]) })
+	g.Go(func() error { return l.writeRuns(newKVStream(gctx, sw, 3), true) })
 	if err := g.Wait(); err != nil {
 		sw.Cancel()
 		return err
@@ -447,7 +447,7 @@ func (l *Loader) write(ctx context.Context) (err error) {
 
 // writeRuns merges the runs' keys before the entity edges, or those
 // after them (high), into ks, and closes it.
-func (l *Loader) writeRuns(ctx context.Context, ks *kvStream, high bool) (err error) {
+func (l *Loader) writeRuns(ks *kvStream, high bool) (err error) {
 	defer func() {
 		if cerr := ks.close(); cerr != nil {
 			err = cerr
@@ -463,40 +463,25 @@ func (l *Loader) writeRuns(ctx context.Context, ks *kvStream, high bool) (err er
 		ks.add(loadingKey(), []byte{})
 		ks.add(versionKey(), binary.BigEndian.AppendUint32(nil, formatVersion))
 	}
-	n := 0
-	return m.each(func(key, val []byte) error {
-		if n++; n%(1<<16) == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		return ks.add(key, val)
-	})
+	return m.each(ks.add)
 }
 
 // writeEdges writes the edges of the entities order into ks, and closes
 // it.
-func (l *Loader) writeEdges(ctx context.Context, ks *kvStream, order []int32) (err error) {
+func (l *Loader) writeEdges(ks *kvStream, order []int32) (err error) {
 	defer func() {
 		if cerr := ks.close(); cerr != nil {
 			err = cerr
 		}
 	}()
-	n := 0
-	return l.edges.each(order, func(key []byte) error {
-		if n++; n%(1<<16) == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		return ks.add(key, nil)
-	})
+	return l.edges.each(order, func(key []byte) error { return ks.add(key, nil) })
 }
 
 // kvStream hands a StreamWriter the KV messages of a merge in buffers,
 // written on another goroutine: the merge and the StreamWriter's decoding
 // of the messages take about as long as each other.
 type kvStream struct {
+	ctx    context.Context // checked at each full buffer
 	sw     *badger.StreamWriter
 	stream uint32
 	buf    *z.Buffer // filling
@@ -510,8 +495,8 @@ type kvStream struct {
 // returns why.
 var errStreamFailed = errors.New("stream writer failed")
 
-func newKVStream(sw *badger.StreamWriter, stream uint32) *kvStream {
-	s := &kvStream{sw: sw, stream: stream, full: make(chan *z.Buffer), free: make(chan *z.Buffer, 2), done: make(chan error, 1)}
+func newKVStream(ctx context.Context, sw *badger.StreamWriter, stream uint32) *kvStream {
+	s := &kvStream{ctx: ctx, sw: sw, stream: stream, full: make(chan *z.Buffer), free: make(chan *z.Buffer, 2), done: make(chan error, 1)}
 	for range 2 {
 		s.free <- z.NewBuffer(8<<20, "papergraph.Loader")
 	}
@@ -540,6 +525,9 @@ func (s *kvStream) add(key, val []byte) error {
 	}
 	if s.failed.Load() {
 		return errStreamFailed
+	}
+	if err := s.ctx.Err(); err != nil {
+		return err
 	}
 	s.full <- s.buf
 	s.buf = <-s.free
@@ -899,7 +887,7 @@ func appendRunHeader(b, key []byte, del bool, valLen int) []byte {
 	return binary.AppendUvarint(b, uint64(valLen))
 }
 
-// runReader reads a run: a file spilled, or the entity edges' pipe.
+// runReader reads a spilled run.
 type runReader struct {
 	name string
 	c    io.Closer
