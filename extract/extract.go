@@ -48,14 +48,15 @@ func idOf(clean string) string {
 	return idInto(make([]byte, 0, len(clean)), clean)
 }
 
-// id is idInto, reading the tokens' lower-cased text when lower is known:
-// tokens are exactly the runs of letters and digits that the id hashes.
+// id is idInto of the abstract, reading the tokens' lower-cased text when
+// lower is known: tokens are exactly the runs of letters and digits that
+// the id hashes. The title, when there is one, is not part of the id.
 func (w *doc) id(buf []byte, lower string) string {
 	if lower == "" {
-		return idInto(buf, w.text.Clean)
+		return idInto(buf, w.text.Clean[w.body:])
 	}
 	b := buf[:0]
-	for _, t := range w.toks {
+	for _, t := range w.toks[w.bodyTok:] {
 		b = append(b, lower[t.start:t.end]...)
 	}
 	return sumID(b)
@@ -106,6 +107,10 @@ type doc struct {
 	text  Text
 	toks  []token
 	words []word
+	// body is the cleaned offset where the abstract starts, after the
+	// title (0 without one); bodyTok and bodyWord are the first token and
+	// word there, and base the abstract's offset in text.Orig.
+	body, bodyTok, bodyWord, base int
 	found map[string]*found // by entity id
 	order []*found          // in order of first mention
 	// founds and mentions are arenas for add's found values and their
@@ -129,6 +134,8 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	t, s.out = cleanInto(d.Abstract, s.out, s.start, s.end)
 	// Keep the grown buffers; t does not outlive this call.
 	s.start, s.end = t.start, t.end
+	title := strings.TrimSpace(d.Title)
+	t, body := withTitle(Clean(title), t)
 	s.parts.split(t.Clean, true)
 	s.taken = resize(s.taken, len(t.Clean)+1)
 	s.cand = resize(s.cand, len(s.parts.words))
@@ -141,6 +148,12 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 		x: x, text: t, toks: s.parts.toks, words: s.parts.words,
 		found: s.found, order: s.order[:0], founds: s.founds[:0], mentions: s.mentions[:0],
 		taken: s.taken, cand: s.cand, matches: s.matches,
+		body: body,
+	}
+	if body > 0 {
+		w.base = len(title) + len(titleSep)
+		w.bodyTok, _ = slices.BinarySearchFunc(w.toks, body, func(t token, at int) int { return t.start - at })
+		w.bodyWord, _ = slices.BinarySearchFunc(w.words, body, func(wd word, at int) int { return wd.start - at })
 	}
 	ids := s.ids
 	w.matchVocab(x.v.entities, ids)
@@ -157,7 +170,7 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	p := graph.Paper{
 		ID:       w.id(s.out, s.parts.lower),
 		Name:     name,
-		Title:    strings.TrimSpace(d.Title),
+		Title:    title,
 		Abstract: d.Abstract,
 		Source:   d.Source,
 		Index:    d.Index,
@@ -231,8 +244,16 @@ func (w *doc) add(kind graph.Kind, name string, entry, start, end int) {
 	f.mentions = append(f.mentions, graph.Mention{Kind: kind, Entity: name, Text: w.text.Orig[a:b], Start: a, End: b})
 }
 
+// matchVocab links the vocabulary matches of t in the title and in the
+// abstract; no match spans the two.
 func (w *doc) matchVocab(t *trie, ids []uint32) {
-	w.matches = t.match(w.matches[:0], w.toks, ids)
+	w.matches = t.match(w.matches[:0], w.toks[:w.bodyTok], ids[:w.bodyTok])
+	n := len(w.matches)
+	w.matches = t.match(w.matches, w.toks[w.bodyTok:], ids[w.bodyTok:])
+	for i := n; i < len(w.matches); i++ {
+		w.matches[i].first += w.bodyTok
+		w.matches[i].last += w.bodyTok
+	}
 	for _, m := range w.matches {
 		start, end := w.toks[m.first].start, w.toks[m.last].end
 		if t == w.x.v.entities && w.partOfName(start, end) {
@@ -362,7 +383,24 @@ func (w *doc) fill(p *graph.Paper) {
 	for _, a := range anc {
 		p.Ancestors = append(p.Ancestors, w.x.v.entity(a))
 	}
+	for i := range p.Mentions {
+		m := &p.Mentions[i]
+		switch {
+		case w.body == 0:
+		case m.Start < w.base:
+			m.InTitle = true
+		default:
+			m.Start -= w.base
+			m.End -= w.base
+		}
+	}
 	slices.SortFunc(p.Mentions, func(a, b graph.Mention) int {
+		if a.InTitle != b.InTitle {
+			if a.InTitle {
+				return -1
+			}
+			return 1
+		}
 		if a.Start != b.Start {
 			return a.Start - b.Start
 		}

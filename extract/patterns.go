@@ -238,6 +238,9 @@ var determiners = map[string]bool{"a": true, "an": true, "the": true, "our": tru
 // introduce Long Form (X)", "..., named X"), then from "the proposed X",
 // then from bold markup; the first introduced wins.
 func (w *doc) name(defs map[string]*acronym) string {
+	if s := w.titleName(); s != "" {
+		return s
+	}
 	best, bestAt := "", -1
 	consider := func(s string, at int) {
 		if isDimensions(s) || notNames[strings.ToLower(s)] || strings.EqualFold(s, "ours") || compoundAdjective(s) {
@@ -510,7 +513,7 @@ func (w *doc) datasets(defs map[string]*acronym, name string) {
 	is := make([]bool, len(w.words))
 	for i := range w.words {
 		wd := &w.words[i]
-		if !w.candidate(i, defs) {
+		if i < w.bodyWord || !w.candidate(i, defs) {
 			continue
 		}
 		lower := wd.lower
@@ -537,7 +540,7 @@ func (w *doc) datasets(defs map[string]*acronym, name string) {
 				continue
 			}
 			for _, j := range []int{i - 1, i + 1} {
-				if j < 0 || j >= len(w.words) || is[j] || !(w.words[j].named || capitalised(w.words[j].text)) || !w.candidate(j, defs) || w.words[j].text == name {
+				if j < w.bodyWord || j >= len(w.words) || is[j] || !(w.words[j].named || capitalised(w.words[j].text)) || !w.candidate(j, defs) || w.words[j].text == name {
 					continue
 				}
 				lo, hi := min(i, j), max(i, j)

@@ -202,11 +202,17 @@ type Mention struct {
 	Kind Kind `json:"kind"`
 	// Entity is the canonical name of the entity the text maps to.
 	Entity string `json:"entity"`
-	// Text is the matched text exactly as in the original abstract.
+	// Text is the matched text exactly as in the original abstract (or
+	// title).
 	Text string `json:"text"`
-	// Start and End are byte offsets of Text in Paper.Abstract.
+	// Start and End are byte offsets of Text in Paper.Abstract, or in
+	// Paper.Title when InTitle is set.
 	Start int `json:"start"`
 	End   int `json:"end"`
+	// InTitle reports whether the mention is in the title: a title names
+	// what the paper is about more often than any sentence of its
+	// abstract, and sometimes names what the abstract does not.
+	InTitle bool `json:"inTitle,omitempty"`
 }
 
 // Paper is one paper with what the extractor found in it.

@@ -58,8 +58,9 @@ import (
 
 // formatVersion is the on-disk format this code writes and reads. Format
 // 1 had a posting key per (term, paper), a bare document length at 0x0E
-// and a key per edge at 0x03.
-const formatVersion uint32 = 2
+// and a key per edge at 0x03. Format 3 adds title mentions to paper
+// records (text flags 2 and 3), which format 2 readers cannot decode.
+const formatVersion uint32 = 3
 
 // Key prefixes: part of the on-disk format, never renumber.
 const (

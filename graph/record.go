@@ -26,7 +26,8 @@ import (
 //	Mentions                    | uvarint count, then for each: kind (byte), start, end
 //	                            | (uvarints), entity (uvarint: i+1 for Entities[i].Name,
 //	                            | 0 then a string), text (byte 0: Abstract[start:end],
-//	                            | 1 then a string)
+//	                            | 1 then a string; 2 and 3 likewise of Title, for
+//	                            | a mention InTitle)
 //
 // Entities and Ancestors keep only their kind and name: their records
 // live under 0x02.
@@ -88,10 +89,14 @@ func appendPaperRecord(b []byte, p *Paper) []byte {
 		if ref == 0 {
 			b = appendString(b, m.Entity)
 		}
-		if m.Start >= 0 && m.Start <= m.End && m.End <= len(p.Abstract) && p.Abstract[m.Start:m.End] == m.Text {
-			b = append(b, 0)
+		in, flag := p.Abstract, byte(0)
+		if m.InTitle {
+			in, flag = p.Title, 2
+		}
+		if m.Start >= 0 && m.Start <= m.End && m.End <= len(in) && in[m.Start:m.End] == m.Text {
+			b = append(b, flag)
 		} else {
-			b = append(b, 1)
+			b = append(b, flag+1)
 			b = appendString(b, m.Text)
 		}
 	}
@@ -146,14 +151,19 @@ func decodePaperRecord(v []byte, p *Paper) error {
 			default:
 				d.fail("mention entity %d of %d", ref, len(p.Entities))
 			}
-			switch d.byte() {
-			case 0:
-				if 0 <= m.Start && m.Start <= m.End && m.End <= len(p.Abstract) {
-					m.Text = p.Abstract[m.Start:m.End]
+			flag := d.byte()
+			in := p.Abstract
+			if m.InTitle = flag == 2 || flag == 3; m.InTitle {
+				in = p.Title
+			}
+			switch flag {
+			case 0, 2:
+				if 0 <= m.Start && m.Start <= m.End && m.End <= len(in) {
+					m.Text = in[m.Start:m.End]
 				} else {
-					d.fail("mention at %d:%d of %d bytes", m.Start, m.End, len(p.Abstract))
+					d.fail("mention at %d:%d of %d bytes", m.Start, m.End, len(in))
 				}
-			case 1:
+			case 1, 3:
 				m.Text = d.string()
 			default:
 				d.fail("mention text flag")

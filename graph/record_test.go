@@ -27,6 +27,9 @@ func TestPaperRecord(t *testing.T) {
 				{Kind: Dataset, Entity: "OSWorld", Text: "OSWorld", Start: 30, End: 39},
 				// Offsets outside the abstract.
 				{Kind: Task, Entity: "agents", Text: "agents", Start: 500, End: 506},
+				// In the title, as a reference and as a string.
+				{Kind: Task, Entity: "title", Text: "title", Start: 2, End: 7, InTitle: true},
+				{Kind: Task, Entity: "agents", Text: "agents", Start: 0, End: 6, InTitle: true},
 			},
 		}},
 		{"negative year", Paper{ID: fxID(2), Year: -5, Index: 1 << 40}},
