@@ -111,8 +111,8 @@ type doc struct {
 	// title (0 without one); bodyTok and bodyWord are the first token and
 	// word there, and base the abstract's offset in text.Orig.
 	body, bodyTok, bodyWord, base int
-	found map[string]*found // by entity id
-	order []*found          // in order of first mention
+	found                         map[string]*found // by entity id
+	order                         []*found          // in order of first mention
 	// founds and mentions are arenas for add's found values and their
 	// mentions, reused across abstracts: most of an abstract's allocations
 	// were these.
