@@ -107,12 +107,8 @@ type doc struct {
 	text  Text
 	toks  []token
 	words []word
-	// body is the cleaned offset where the abstract starts, after the
-	// title (0 without one); bodyTok and bodyWord are the first token and
-	// word there, and base the abstract's offset in text.Orig.
-	body, bodyTok, bodyWord, base int
-	found                         map[string]*found // by entity id
-	order                         []*found          // in order of first mention
+	found map[string]*found // by entity id
+	order []*found          // in order of first mention
 	// founds and mentions are arenas for add's found values and their
 	// mentions, reused across abstracts: most of an abstract's allocations
 	// were these.
@@ -123,6 +119,10 @@ type doc struct {
 	taken   []bool
 	cand    []int8  // memo of candidate: 0 unknown, 1 yes, -1 no
 	matches []match // matchVocab's, kept for its array
+	// body is the cleaned offset where the abstract starts, after the
+	// title (0 without one); bodyTok and bodyWord are the first token and
+	// word there, and base the abstract's offset in text.Orig.
+	body, bodyTok, bodyWord, base int
 }
 
 // Extract returns the paper described by d with its id, name, label,
