@@ -94,10 +94,14 @@ func idInto(buf []byte, clean string) string {
 
 // found is an entity found in one abstract, with its evidence.
 type found struct {
-	id       string // entity id
-	kind     graph.Kind
-	name     string
-	entry    int // vocabulary entry, or -1 for a name found by a context pattern
+	id    string // entity id
+	kind  graph.Kind
+	name  string
+	entry int // vocabulary entry, or -1 for a name found by a context pattern
+	// broader is the vocabulary entry of the task a task phrase
+	// specialises ("human motion forecasting" of motion forecasting), or
+	// -1.
+	broader  int
 	mentions []graph.Mention
 }
 
@@ -123,6 +127,10 @@ type doc struct {
 	// title (0 without one); bodyTok and bodyWord are the first token and
 	// word there, and base the abstract's offset in text.Orig.
 	body, bodyTok, bodyWord, base int
+	// focus is where the title's part about the paper's problem ends and
+	// where the abstract's opening sentence ends (offsets in text.Orig),
+	// computed by about on first use (title -1 until then).
+	focus struct{ title, opening int }
 }
 
 // Extract returns the paper described by d with its id, name, label,
@@ -150,6 +158,7 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 		taken: s.taken, cand: s.cand, matches: s.matches,
 		body: body,
 	}
+	w.focus.title = -1
 	if body > 0 {
 		w.base = len(title) + len(titleSep)
 		w.bodyTok, _ = slices.BinarySearchFunc(w.toks, body, func(t token, at int) int { return t.start - at })
@@ -166,6 +175,8 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	if name != "" {
 		w.dropOwnName(name)
 	}
+	w.roles()
+	w.taskPhrases(name)
 
 	p := graph.Paper{
 		ID:       w.id(s.out, s.parts.lower),
@@ -218,8 +229,12 @@ func resize[T any](s []T, n int) []T {
 	return s
 }
 
-// add records an entity mention covering cleaned bytes [start, end).
+// add records an entity mention covering cleaned bytes [start, end),
+// unless the text denies it (negated).
 func (w *doc) add(kind graph.Kind, name string, entry, start, end int) {
+	if w.negated(start, end) {
+		return
+	}
 	var id string
 	if entry >= 0 {
 		id = w.x.v.entries[entry].id
@@ -228,7 +243,7 @@ func (w *doc) add(kind graph.Kind, name string, entry, start, end int) {
 	}
 	f, ok := w.found[id]
 	if !ok {
-		f = w.newFound(found{id: id, kind: kind, name: name, entry: entry})
+		f = w.newFound(found{id: id, kind: kind, name: name, entry: entry, broader: -1})
 		w.found[id] = f
 		w.order = append(w.order, f)
 	}
@@ -357,19 +372,26 @@ func (w *doc) fill(p *graph.Paper) {
 	p.Entities = make([]graph.Entity, 0, len(fs))
 	p.Mentions = make([]graph.Mention, 0, nMentions)
 	for _, f := range fs {
-		if f.entry >= 0 {
+		switch {
+		case f.entry >= 0:
 			p.Entities = append(p.Entities, w.x.v.entity(f.entry))
-		} else {
+		case f.broader >= 0:
+			p.Entities = append(p.Entities, graph.Entity{Kind: f.kind, Name: f.name, Broader: []string{w.x.v.entries[f.broader].name}})
+		default:
 			p.Entities = append(p.Entities, graph.Entity{Kind: f.kind, Name: f.name})
 		}
 		p.Mentions = append(p.Mentions, f.mentions...)
 	}
 	var anc []int
 	for _, f := range fs {
-		if f.entry < 0 {
-			continue
+		var up []int
+		switch {
+		case f.entry >= 0:
+			up = w.x.v.entries[f.entry].anc
+		case f.broader >= 0:
+			up = append([]int{f.broader}, w.x.v.entries[f.broader].anc...)
 		}
-		for _, a := range w.x.v.entries[f.entry].anc {
+		for _, a := range up {
 			aid := w.x.v.entries[a].id
 			if _, linked := w.found[aid]; !linked && !slices.Contains(anc, a) {
 				anc = append(anc, a)
@@ -413,12 +435,53 @@ func (w *doc) fill(p *graph.Paper) {
 // (GUIDELINES.md). A dataset the paper introduces stays a dataset.
 func (w *doc) dropOwnName(name string) {
 	for _, k := range []graph.Kind{graph.Technique, graph.Task} {
-		id := graph.EntityID(k, name)
-		if f, ok := w.found[id]; ok {
-			delete(w.found, id)
-			w.order = slices.DeleteFunc(w.order, func(o *found) bool { return o == f })
+		if f, ok := w.found[graph.EntityID(k, name)]; ok {
+			w.unlink(f)
 		}
 	}
+}
+
+// unlink removes a found entity.
+func (w *doc) unlink(f *found) {
+	delete(w.found, f.id)
+	w.order = slices.DeleteFunc(w.order, func(o *found) bool { return o == f })
+}
+
+// roles unlinks the tasks that are roles of techniques the paper only
+// uses: "Parameter-Efficient Fine-Tuning (PEFT) methods have become
+// crucial ..." makes PEFT the paper's task; "we fine-tune with LoRA" in
+// its fifth sentence does not (see about).
+func (w *doc) roles() {
+	for _, f := range slices.Clone(w.order) {
+		if f.entry < 0 || !w.x.v.entries[f.entry].role {
+			continue
+		}
+		if !slices.ContainsFunc(f.mentions, func(m graph.Mention) bool { return w.about(m.Start) }) {
+			w.unlink(f)
+		}
+	}
+}
+
+// about reports whether what starts at byte a of text.Orig is what the
+// paper is about: in its title before the method ("... via X", "...
+// using X"), or in the abstract's opening sentence.
+func (w *doc) about(a int) bool {
+	if w.focus.title < 0 {
+		w.focus.title, w.focus.opening = 0, len(w.text.Orig)
+		for i, wd := range w.words[:w.bodyWord] {
+			if i > 0 && (wd.lower == "via" || wd.lower == "using" || wd.lower == "through" || wd.lower == "by") {
+				break
+			}
+			w.focus.title, _ = w.text.Span(wd.end, wd.end)
+		}
+		for _, wd := range w.words[w.bodyWord:] {
+			if wd.stop {
+				w.focus.opening, _ = w.text.Span(wd.end, wd.end)
+				break
+			}
+		}
+	}
+	return a < w.focus.title || w.base <= a && a < w.focus.opening
 }
 
 // label builds a readable label: the title when there is one, else the

@@ -22,7 +22,11 @@ import (
 //
 // with # comments. A canonical name written with a leading "=" ("=Weather")
 // makes the entry's one-word names match only as written, for datasets
-// named by ordinary words. Users add entries of their own in the same format with
+// named by ordinary words. A task written with a leading "~"
+// ("~contrastive learning") is a role of the technique of that name
+// (GUIDELINES.md: the concept a paper studies is its task): it shares the
+// technique's aliases and is linked only where the paper is about it
+// (see doc.roles). Users add entries of their own in the same format with
 // --vocab; an entry whose kind and canonical name already exist adds its
 // aliases and broader names to it.
 //
@@ -31,8 +35,11 @@ var vocabFS embed.FS
 
 // entry is one vocabulary entity.
 type entry struct {
-	kind    graph.Kind
-	exact   bool // one-word names match only as written
+	kind  graph.Kind
+	exact bool // one-word names match only as written
+	// role marks a task that is a technique's role: linked only where the
+	// paper is about the technique.
+	role    bool
 	name    string
 	aliases []string
 	broader []string
@@ -61,6 +68,9 @@ type vocab struct {
 	// ("human pose estimation") do not shadow each other in the
 	// leftmost-longest match.
 	entities, modalities *trie
+	// tasks maps the normalised names and aliases of the tasks that are
+	// not roles to their entries, for the task phrase grammar.
+	tasks map[string]int
 }
 
 // trie maps token sequences to aliases. It is keyed by (node, token id);
@@ -125,7 +135,7 @@ func newTrie() *trie {
 }
 
 func newVocab() *vocab {
-	v := &vocab{byKey: map[string]int{}, entities: newTrie(), modalities: newTrie()}
+	v := &vocab{byKey: map[string]int{}, entities: newTrie(), modalities: newTrie(), tasks: map[string]int{}}
 	// One token-id space for both tries, so a text's tokens are looked up
 	// once.
 	v.modalities.tokenIDs = v.entities.tokenIDs
@@ -179,6 +189,9 @@ func loadVocab(files []string) (*vocab, error) {
 			return nil, err
 		}
 	}
+	if err := v.shareRoles(); err != nil {
+		return nil, err
+	}
 	v.checkBroader()
 	for i := range v.entries {
 		v.entries[i].id = graph.EntityID(v.entries[i].kind, v.entries[i].name)
@@ -215,10 +228,15 @@ func (v *vocab) read(r io.Reader, name string) error {
 		canon := strings.TrimSpace(f[1])
 		exact := strings.HasPrefix(canon, "=")
 		canon = strings.TrimPrefix(canon, "=")
+		role := strings.HasPrefix(canon, "~")
+		canon = strings.TrimPrefix(canon, "~")
+		if role && kind != graph.Task {
+			return fmt.Errorf("%s:%d: a role (~) is a task, not a %s", name, line, kind)
+		}
 		if normPhrase(canon) == "" {
 			return fmt.Errorf("%s:%d: empty name", name, line)
 		}
-		v.add(entry{kind: kind, exact: exact, name: canon, aliases: splitList(f[2]), broader: splitList(f[3])})
+		v.add(entry{kind: kind, exact: exact, role: role, name: canon, aliases: splitList(f[2]), broader: splitList(f[3])})
 	}
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("%s:%d: %w", name, line+1, err)
@@ -242,6 +260,7 @@ func (v *vocab) add(e entry) {
 	if i, ok := v.byKey[key]; ok {
 		old := &v.entries[i]
 		old.exact = old.exact || e.exact
+		old.role = old.role || e.role
 		old.aliases = appendNew(old.aliases, e.aliases...)
 		old.broader = appendNew(old.broader, e.broader...)
 		return
@@ -264,6 +283,25 @@ func appendNew(list []string, add ...string) []string {
 		}
 	}
 	return list
+}
+
+// shareRoles gives each role the names of its technique, so that every
+// way of writing the technique can link the task.
+func (v *vocab) shareRoles() error {
+	for i := range v.entries {
+		e := &v.entries[i]
+		if !e.role {
+			continue
+		}
+		j, ok := v.byKey[graph.EntityID(graph.Technique, e.name)]
+		if !ok {
+			return fmt.Errorf("vocabulary: role %q: no technique of that name", e.name)
+		}
+		t := v.entries[j]
+		e.exact = e.exact || t.exact
+		e.aliases = appendNew(e.aliases, t.aliases...)
+	}
+	return nil
 }
 
 // checkBroader resolves every broader name to its entry's canonical name
@@ -314,6 +352,13 @@ func (v *vocab) index() {
 		}
 		for _, a := range e.aliases {
 			t.insert(a, i, e.exact)
+		}
+		if e.kind == graph.Task && !e.role {
+			for _, a := range append([]string{e.name}, e.aliases...) {
+				if _, ok := v.tasks[normPhrase(a)]; !ok {
+					v.tasks[normPhrase(a)] = i
+				}
+			}
 		}
 	}
 	v.entities.build()

@@ -1,0 +1,45 @@
+package extract
+
+import (
+	"slices"
+	"strings"
+)
+
+// negators are the words before a mention that deny the link: "without
+// MCMC", "no retraining", "beyond black-box retrieval", "unlike
+// transformers". "not only X" still uses X.
+var negators = setOf("without no not beyond unlike w/o nor neither")
+
+// negatedPairs are two-word negators: "instead of X", "rather than X",
+// "free of X".
+var negatedPairs = setOf("instead-of rather-than free-of")
+
+// negated reports whether cleaned bytes [start, end) are a mention the
+// text denies: after a negator in the same clause ("does not require
+// retraining", "without a tokenizer"), or with "-free" after it
+// ("MCMC-free", "verifier-free").
+func (w *doc) negated(start, end int) bool {
+	c := w.text.Clean
+	if strings.HasPrefix(c[end:], "-free") {
+		return true
+	}
+	i, _ := slices.BinarySearchFunc(w.words, start, func(wd word, at int) int { return wd.end - at })
+	if i >= len(w.words) || w.words[i].start > start {
+		return false
+	}
+	// Up to three words back, in the clause: "without any explicit X",
+	// "does not require X".
+	for j := i - 1; j >= 0 && j >= i-3 && j >= w.bodyWord-1; j-- {
+		p := w.words[j]
+		if p.stop || p.comma || j == w.bodyWord-1 && w.bodyWord > 0 {
+			return false
+		}
+		if negators[p.lower] && !(p.lower == "not" && w.words[j+1].lower == "only") {
+			return true
+		}
+		if j > 0 && negatedPairs[w.words[j-1].lower+"-"+p.lower] {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,444 @@
+package extract
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/papergraph/papergraph/graph"
+)
+
+// The task phrase grammar finds the tasks no vocabulary lists: a head
+// noun that names a kind of problem ("forecasting", "defense",
+// "restoration") after the modifiers that say of what ("human motion
+// forecasting", "adversarial patch defense", "facial identity
+// restoration"), or a gerund before its object ("Forecasting Future
+// Satellite Images", "Eliciting Harmful Capabilities"), or a head before
+// "of" and its object ("detection of data contamination"). Every field
+// writes its problems this way, so the grammar reaches papers that no
+// list was written from.
+//
+// A phrase is linked only where the paper is about it: in the title or
+// the abstract's opening sentence, or written twice. Elsewhere a phrase
+// like this is as often a step of the method as the problem.
+
+// taskHeads are the nouns that name a problem when modifiers say of what.
+// Words that name a step as often as a problem ("learning",
+// "optimization", "sampling", "inference") are left out.
+var taskHeads = setOf(`generation detection segmentation estimation forecasting prediction retrieval
+	registration reconstruction recognition classification answering editing restoration compression
+	correction defense defence evaluation assessment alignment analysis understanding reasoning planning
+	navigation manipulation localization localisation tracking captioning translation summarization
+	synthesis completion inpainting super-resolution denoising deblurring dehazing deraining enhancement
+	matching verification attribution unlearning discovery recommendation ranking parsing grounding
+	tracing elicitation extraction imputation interpolation tokenization distillation quantization
+	adaptation generalization coordination collaboration simulation diagnosis screening prognosis
+	docking folding annotation transfer animation rendering odometry stylization colorization
+	retargeting explanation identification diarization separation transcription tagging seeking
+	leakage steering watermarking jailbreaking modeling modelling learning optimization optimisation
+	sampling coding programming inversion acceleration`)
+
+// agentHeads map the agent noun of a task to its head: "a unified image
+// tokenizer" does image tokenization, "an X detector" X detection.
+var agentHeads = map[string]string{
+	"tokenizer": "tokenization", "detector": "detection", "tracker": "tracking", "generator": "generation",
+	"estimator": "estimation", "classifier": "classification", "segmenter": "segmentation",
+	"predictor": "prediction", "retriever": "retrieval", "recognizer": "recognition",
+	"compressor": "compression", "editor": "editing", "captioner": "captioning", "translator": "translation",
+	"summarizer": "summarization", "planner": "planning", "verifier": "verification",
+	"forecaster": "forecasting", "simulator": "simulation", "denoiser": "denoising", "parser": "parsing",
+	"ranker": "ranking", "recommender": "recommendation", "localizer": "localization", "matcher": "matching",
+}
+
+// fieldHeads are heads that name a field on their own, as a title's
+// subject: "Reinforcing General Reasoning", "Efficient Exploration".
+var fieldHeads = setOf("reasoning exploration planning unlearning generalization steering grokking memorization memorisation watermarking")
+
+// taskGerunds map a gerund to the head noun it names: "Detecting Data
+// Contamination" is data contamination detection.
+var taskGerunds = map[string]string{
+	"generating": "generation", "detecting": "detection", "segmenting": "segmentation",
+	"estimating": "estimation", "forecasting": "forecasting", "predicting": "prediction",
+	"retrieving": "retrieval", "reconstructing": "reconstruction", "recognizing": "recognition",
+	"recognising": "recognition", "classifying": "classification", "editing": "editing",
+	"restoring": "restoration", "compressing": "compression", "correcting": "correction",
+	"evaluating": "evaluation", "assessing": "assessment", "aligning": "alignment",
+	"analyzing": "analysis", "analysing": "analysis", "tracking": "tracking", "localizing": "localization",
+	"synthesizing": "synthesis", "summarizing": "summarization", "translating": "translation",
+	"answering": "answering", "captioning": "captioning", "ranking": "ranking",
+	"recommending": "recommendation", "tracing": "tracing", "eliciting": "elicitation",
+	"extracting": "extraction", "imputing": "imputation", "distilling": "distillation",
+	"quantizing": "quantization", "verifying": "verification", "attributing": "attribution",
+	"identifying": "identification", "steering": "steering", "watermarking": "watermarking",
+	"jailbreaking": "jailbreaking", "unlearning": "unlearning", "modeling": "modeling",
+	"accelerating": "acceleration", "sampling": "sampling", "optimizing": "optimization",
+}
+
+// notModifiers end a phrase's modifiers on the left: function words,
+// verbs that titles put before a problem ("Boosts", "Improves") and the
+// adjectives that praise a method rather than name a problem ("efficient
+// image generation" is image generation done well).
+var notModifiers = setOf(`a an the of for in on at to from by with via and or but nor than as into onto
+	over under through across between among within without towards toward beyond about against upon
+	is are was were be been being has have had do does did can could may might will would shall should
+	must this that these those such each every any all both either neither some many much more most
+	less least few other another same own its their our your his her we they it which who whom whose
+	where when while how what why not no only also very well even just still yet so then thus
+	efficient effective robust scalable accurate fast faster simple novel new unified
+	generalizable generalized improved improving better best good strong stronger reliable stable
+	flexible principled practical powerful lightweight universal comprehensive holistic systematic
+	towards rethinking revisiting understanding improving enhancing boosting enabling making
+	boosts improves enables makes helps hurts matters breaks meets drives learns scales unlocks
+	benchmarking benchmark benchmarks dataset datasets framework frameworks method methods approach
+	study analysis survey using based via first large-scale high-quality
+	high-fidelity real-time open-source state-of-the-art end-to-end training-free zero-shot few-shot
+	one two three four five several various diverse multiple single due per
+	adaptive dynamic direct rapid heavy intermediate
+	theoretical empirical fundamental key critical important significant complex challenging
+	current existing prior previous recent modern conventional traditional standard typical
+	require requires produce produces capture captures improve present propose proposes introduce
+	introduces achieve achieves enable provide provides show shows demonstrate demonstrates perform
+	performs address addresses tackle tackles study studies explore explores investigate investigates
+	leverage leverages use uses employ employs exploit combine combines evaluate evaluates support
+	supports allow allows yield yields remain remains become becomes lead leads make need needs reduce
+	reduces increase increases outperform outperforms surpass consider considers focus focuses apply
+	applies adopt adopts facilitate facilitates ensure ensures offer offers develop develops design
+	designs build builds create creates learn train trains achieve suffer suffers fail fails limit
+	limits hinder hinders remain poses pose raise raises emerge emerges attract attracts
+	hurt hurts accelerate accelerates equip equips bring brings turn turns meet reach reaches
+	matter unlock explain explains reveal reveals rethink revisit
+	although though whereas because since unless whether once if`)
+
+// genericTasks are phrases the grammar finds that name no research
+// problem: GUIDELINES.md's generic goals and whole disciplines.
+var genericTasks = setOf("machine-learning deep-learning supervised-learning statistical-learning learning optimization policy-optimization")
+
+// procedureHeads name what a method does rather than a problem: a phrase
+// with one of them that spells the paper's own name ("Flawed-Aware
+// Policy Optimization" of FAPO) is the name's long form.
+var procedureHeads = setOf("learning optimization optimisation modeling modelling sampling distillation alignment tuning decoding")
+
+// participles are the -ed and -ing words that modify a task head as
+// adjectives or nouns ("supervised", "embodied", "remote sensing",
+// "autonomous driving"); any other -ed, -ing or -ly word before a head
+// is a verb or an adverb ("Exposing Privacy Leakage", "significantly
+// improve").
+var participles = setOf(`supervised unsupervised self-supervised semi-supervised weakly-supervised
+	constrained unconstrained structured unstructured federated embodied personalized personalised
+	distributed decentralized centralized masked guided conditioned grounded augmented labeled
+	unlabeled labelled unlabelled automated interleaved controlled fixed layered
+	reasoning training processing imaging sensing computing driving planning tracking
+	modeling modelling mining clustering ranking understanding matching editing forecasting
+	retrieval fine-tuning pretraining pre-training post-training prompting decoding sampling
+	coding programming routing scheduling manufacturing engineering rendering monitoring
+	anomaly assembly family early multi-agent`)
+
+// phrase is a task phrase found in the text: its canonical name and the
+// cleaned bytes it covers.
+type phrase struct {
+	name       string
+	start, end int
+}
+
+// maxModifiers bounds a phrase's modifiers: past three, the words to the
+// left are a clause, not a label.
+const maxModifiers = 3
+
+// taskPhrases links the task phrases the paper is about, but for its own
+// name.
+func (w *doc) taskPhrases(name string) {
+	var found []phrase
+	for i := range w.words {
+		if p, ok := w.phraseAt(i); ok {
+			found = append(found, p)
+		}
+	}
+	for _, p := range found {
+		a, _ := w.text.Span(p.start, p.end)
+		focus := w.about(a)
+		for _, q := range found {
+			if q.name == p.name && q.start != p.start {
+				focus = true
+			}
+		}
+		if !focus || genericTasks[strings.ReplaceAll(p.name, " ", "-")] || w.negated(p.start, p.end) ||
+			w.coveredByEntity(p.start, p.end) || w.namePart(p, name) {
+			continue
+		}
+		w.linkPhrase(p)
+	}
+}
+
+// linkPhrase links the task p names: the vocabulary's, when p is another
+// way to write one ("Generating Videos" is video generation), else p as a
+// new task, specialising the longest vocabulary task it ends with. The
+// vocabulary tasks matched inside p lose that mention: "Incomplete
+// Multi-View Multi-Label Classification" is one task, not also
+// multi-label classification.
+func (w *doc) linkPhrase(p phrase) {
+	v := w.x.v
+	if e, ok := v.tasks[normPhrase(p.name)]; ok {
+		w.add(graph.Task, v.entries[e].name, e, p.start, p.end)
+		return
+	}
+	broader := -1
+	words := strings.Fields(p.name)
+	for k := 1; k < len(words) && broader < 0; k++ {
+		if e, ok := v.tasks[normPhrase(strings.Join(words[k:], " "))]; ok {
+			broader = e
+		}
+	}
+	a, b := w.text.Span(p.start, p.end)
+	for _, f := range slices.Clone(w.order) {
+		if f.kind != graph.Task || f.entry < 0 {
+			continue
+		}
+		f.mentions = slices.DeleteFunc(f.mentions, func(m graph.Mention) bool { return a <= m.Start && m.End <= b })
+		if len(f.mentions) == 0 {
+			w.unlink(f)
+		}
+	}
+	w.add(graph.Task, p.name, -1, p.start, p.end)
+	if f, ok := w.found[graph.EntityID(graph.Task, p.name)]; ok && f.broader < 0 {
+		f.broader = broader
+	}
+}
+
+// namePart reports whether p is a name rather than a problem: part of
+// the paper's own name ("Carré du champ flow matching"), or capitalised
+// word by word inside a sentence, as the long forms of names are ("Mask
+// Track Alignment (MATRIX)").
+func (w *doc) namePart(p phrase, name string) bool {
+	text := w.text.Clean[p.start:p.end]
+	if name != "" && (strings.Contains(name, text) || strings.Contains(text, name)) {
+		return true
+	}
+	if f := strings.Fields(p.name); name != "" && procedureHeads[f[len(f)-1]] && spells(name, p.name) {
+		return true
+	}
+	if p.start < w.body {
+		return false // titles capitalise every word
+	}
+	for _, f := range strings.Fields(text) {
+		if !capitalised(f) && !acronymLike(f) {
+			return false
+		}
+	}
+	return true
+}
+
+// spells reports whether the capitals of name, in order, are letters of
+// phrase, the first one its first: FAPO of "flawed-aware policy
+// optimization".
+func spells(name, phrase string) bool {
+	var caps []byte
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c >= 'A' && c <= 'Z' {
+			caps = append(caps, c+'a'-'A')
+		}
+	}
+	if len(caps) < 2 || phrase == "" || phrase[0] != caps[0] {
+		return false
+	}
+	k := 0
+	for i := 0; i < len(phrase) && k < len(caps); i++ {
+		if phrase[i] == caps[k] {
+			k++
+		}
+	}
+	return k == len(caps)
+}
+
+// coveredByEntity reports whether cleaned bytes [start, end) are exactly
+// a vocabulary match, or inside one: the vocabulary's name for them wins.
+func (w *doc) coveredByEntity(start, end int) bool {
+	a, b := w.text.Span(start, end)
+	for _, f := range w.order {
+		if f.entry < 0 || f.kind == graph.Modality {
+			continue
+		}
+		for _, m := range f.mentions {
+			if m.Start <= a && b <= m.End {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// phraseAt returns the task phrase whose head is word i, if any.
+func (w *doc) phraseAt(i int) (phrase, bool) {
+	wd := w.words[i]
+	if head, ok := taskGerunds[wd.lower]; ok && w.startsClause(i) {
+		return w.gerundPhrase(i, head)
+	}
+	head := wd.lower
+	if h, ok := agentHeads[singularWord(head)]; ok {
+		head = h
+	} else if !taskHeads[head] {
+		return phrase{}, false
+	}
+	if !wd.stop && !wd.comma && !wd.close && i+2 < len(w.words) && w.words[i+1].lower == "of" {
+		from := i + 2
+		if w.words[from].class&determiner != 0 {
+			from++
+		}
+		if p, ok := w.objectPhrase(i, head, from); ok {
+			return p, true
+		}
+	}
+	first := i
+	for j := i - 1; j >= 0 && i-j <= maxModifiers; j-- {
+		m := w.words[j]
+		if m.stop || m.comma || m.close || j == w.bodyWord-1 || !w.modifier(j) {
+			break
+		}
+		first = j
+		if m.open {
+			break
+		}
+	}
+	if first == i && i < w.bodyWord && fieldHeads[head] {
+		return phrase{name: head, start: wd.start, end: wd.end}, true
+	}
+	if first == i || w.words[i].open && first < i {
+		return phrase{}, false
+	}
+	mods := make([]string, 0, i-first+1)
+	for j := first; j < i; j++ {
+		mods = append(mods, modifierForm(w.words[j].text))
+	}
+	return phrase{name: strings.Join(append(mods, head), " "), start: w.words[first].start, end: wd.end}, true
+}
+
+// startsClause reports whether word i opens a title, a sentence or a
+// clause ("... by Tracing ..."), where a gerund is a verb of the paper's
+// own rather than a noun.
+func (w *doc) startsClause(i int) bool {
+	if i == 0 || i == w.bodyWord || w.words[i-1].stop {
+		return true
+	}
+	switch w.words[i-1].lower {
+	case "for", "by", "via", "towards", "toward", "on", "to":
+		return true
+	}
+	return false
+}
+
+// gerundPhrase reads "Forecasting Future Satellite Images" as future
+// satellite image forecasting: up to four object words to the first
+// preposition or punctuation.
+func (w *doc) gerundPhrase(i int, head string) (phrase, bool) {
+	return w.objectPhrase(i, head, i+1)
+}
+
+// objectPhrase names the problem of head applied to the object that
+// starts at word from: modifiers, then a last noun.
+func (w *doc) objectPhrase(i int, head string, from int) (phrase, bool) {
+	if w.words[i].stop || w.words[i].comma {
+		return phrase{}, false
+	}
+	last := -1
+	for j := from; j < len(w.words) && j-from < maxModifiers+1; j++ {
+		if j == w.bodyWord || !w.modifier(j) || w.words[j].open {
+			break
+		}
+		last = j
+		if m := w.words[j]; m.stop || m.comma || m.close {
+			break
+		}
+	}
+	if last < 0 {
+		return phrase{}, false
+	}
+	mods := make([]string, 0, last-from+2)
+	for j := from; j <= last; j++ {
+		mods = append(mods, modifierForm(w.words[j].text))
+	}
+	return phrase{name: strings.Join(append(mods, head), " "), start: w.words[i].start, end: w.words[last].end}, true
+}
+
+// modifier reports whether word j can modify a task head: a content word
+// or an acronym, not a number, a coined name or the paper's own method.
+func (w *doc) modifier(j int) bool {
+	m := w.words[j]
+	if notModifiers[m.lower] || len(m.text) < 2 || hasOddChar(m.text) {
+		return false
+	}
+	if m.named && !acronymLike(m.text) && !(j < w.bodyWord && titleCased(m.text)) {
+		return false
+	}
+	if !participles[m.lower] && !strings.Contains(m.lower, "-") &&
+		(strings.HasSuffix(m.lower, "ing") || strings.HasSuffix(m.lower, "ed") || strings.HasSuffix(m.lower, "ly")) {
+		return false
+	}
+	for i := 0; i < len(m.lower); i++ {
+		if c := m.lower[i]; !(c >= 'a' && c <= 'z' || c == '-' || c >= '0' && c <= '9' && acronymLike(m.text)) {
+			return false
+		}
+	}
+	return true
+}
+
+// titleCased reports whether s is an ordinary hyphenated word in title
+// case ("Multi-View", "Text-to-Image"), which nameLike takes for a name.
+func titleCased(s string) bool {
+	for _, p := range strings.Split(s, "-") {
+		if p != "" && !capitalised(p) && !acronymLike(p) && strings.ToLower(p) != p {
+			return false
+		}
+	}
+	return true
+}
+
+// acronymLike reports whether s is an acronym a field uses as a word
+// ("ASR", "LLMs", "3D", "RGB-D"): capitals and digits, an optional plural
+// s, and hyphens.
+func acronymLike(s string) bool {
+	s = singular(s)
+	caps := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'A' && c <= 'Z':
+			caps++
+		case c >= '0' && c <= '9', c == '-':
+		default:
+			return false
+		}
+	}
+	return caps > 0 && len(s) <= 8
+}
+
+// modifierForm is how a modifier is written in a canonical task name:
+// lower case but for acronyms ("ASR error correction"), singular
+// ("satellite images" -> "satellite image").
+func modifierForm(s string) string {
+	parts := strings.Split(s, "-")
+	for i, p := range parts {
+		if acronymLike(p) {
+			parts[i] = singular(p)
+		} else {
+			parts[i] = strings.ToLower(p)
+		}
+	}
+	if n := len(parts) - 1; !acronymLike(parts[n]) {
+		parts[n] = singularWord(parts[n])
+	}
+	return strings.Join(parts, "-")
+}
+
+// singularWord drops the plural s of an English noun: "images" ->
+// "image", but not "analysis", "corpus", "dynamics" or "class".
+func singularWord(s string) string {
+	if len(s) <= 3 || !strings.HasSuffix(s, "s") {
+		return s
+	}
+	for _, keep := range []string{"ss", "us", "is", "ics", "ous", "ies"} {
+		if strings.HasSuffix(s, keep) {
+			if keep == "ies" && len(s) > 4 {
+				return s[:len(s)-3] + "y"
+			}
+			return s
+		}
+	}
+	return s[:len(s)-1]
+}
