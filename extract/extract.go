@@ -177,6 +177,7 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	}
 	w.roles()
 	w.taskPhrases(name)
+	w.techniquePhrases(name)
 
 	p := graph.Paper{
 		ID:       w.id(s.out, s.parts.lower),
@@ -463,26 +464,39 @@ func (w *doc) roles() {
 }
 
 // about reports whether what starts at byte a of text.Orig is what the
-// paper is about: in its title before the method ("... via X", "...
-// using X"), or in the abstract's opening sentence.
+// paper is about: in its title or its abstract's opening sentence, before
+// the words that turn to the method ("... via X", "... using X",
+// "optimized through X").
 func (w *doc) about(a int) bool {
 	if w.focus.title < 0 {
-		w.focus.title, w.focus.opening = 0, len(w.text.Orig)
-		for i, wd := range w.words[:w.bodyWord] {
-			if i > 0 && (wd.lower == "via" || wd.lower == "using" || wd.lower == "through" || wd.lower == "by") {
-				break
-			}
-			w.focus.title, _ = w.text.Span(wd.end, wd.end)
-		}
-		for _, wd := range w.words[w.bodyWord:] {
-			if wd.stop {
-				w.focus.opening, _ = w.text.Span(wd.end, wd.end)
-				break
-			}
-		}
+		w.focus.title = w.problemEnd(0, w.bodyWord)
+		w.focus.opening = w.problemEnd(w.bodyWord, len(w.words))
 	}
 	return a < w.focus.title || w.base <= a && a < w.focus.opening
 }
+
+// problemEnd returns the offset in text.Orig where the part of words
+// from..to-1 that states the problem ends: at the first word that turns
+// to the method, or at the end of the first sentence.
+func (w *doc) problemEnd(from, to int) int {
+	end := 0
+	for i := from; i < to; i++ {
+		wd := w.words[i]
+		if i > from && methodTurn[wd.lower] {
+			a, _ := w.text.Span(wd.start, wd.start)
+			return a
+		}
+		end, _ = w.text.Span(wd.end, wd.end)
+		if wd.stop && i >= w.bodyWord {
+			break
+		}
+	}
+	return end
+}
+
+// methodTurn are the words after which a title or sentence names the
+// method rather than the problem.
+var methodTurn = setOf("via using through by")
 
 // label builds a readable label: the title when there is one, else the
 // name and main task ("Dolphin: audio-visual speech separation"), else the

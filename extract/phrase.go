@@ -154,7 +154,11 @@ func (w *doc) taskPhrases(name string) {
 	}
 	for _, p := range found {
 		a, _ := w.text.Span(p.start, p.end)
-		focus := w.about(a)
+		// Without a title, the opening sentence's subject stands in for
+		// it: "Image quality assessment aims ...", not "... to enable
+		// capability discovery", which with a title beside it is more
+		// often the problem than the background.
+		focus := w.about(a) && (w.body > 0 || p.start < w.subjectEnd())
 		for _, q := range found {
 			if q.name == p.name && q.start != p.start {
 				focus = true
@@ -168,6 +172,30 @@ func (w *doc) taskPhrases(name string) {
 	}
 }
 
+// synonymHeads are heads that fields use for one another: "evaluation of
+// image quality" is image quality assessment.
+var synonymHeads = map[string]string{"evaluation": "assessment", "assessment": "evaluation", "defence": "defense", "modelling": "modeling", "localisation": "localization", "optimisation": "optimization"}
+
+// headSynonyms returns name and, when its head has a synonym, name with
+// that head.
+func headSynonyms(name string) []string {
+	i := strings.LastIndexByte(name, ' ')
+	if s, ok := synonymHeads[name[i+1:]]; ok {
+		return []string{name, name[:i+1] + s}
+	}
+	return []string{name}
+}
+
+// subjectEnd returns the cleaned offset where the opening sentence's
+// first six words end.
+func (w *doc) subjectEnd() int {
+	i := min(w.bodyWord+6, len(w.words))
+	if i == 0 {
+		return 0
+	}
+	return w.words[i-1].end
+}
+
 // linkPhrase links the task p names: the vocabulary's, when p is another
 // way to write one ("Generating Videos" is video generation), else p as a
 // new task, specialising the longest vocabulary task it ends with. The
@@ -176,9 +204,11 @@ func (w *doc) taskPhrases(name string) {
 // multi-label classification.
 func (w *doc) linkPhrase(p phrase) {
 	v := w.x.v
-	if e, ok := v.tasks[normPhrase(p.name)]; ok {
-		w.add(graph.Task, v.entries[e].name, e, p.start, p.end)
-		return
+	for _, name := range headSynonyms(p.name) {
+		if e, ok := v.tasks[normPhrase(name)]; ok {
+			w.add(graph.Task, v.entries[e].name, e, p.start, p.end)
+			return
+		}
 	}
 	broader := -1
 	words := strings.Fields(p.name)
@@ -286,17 +316,7 @@ func (w *doc) phraseAt(i int) (phrase, bool) {
 			return p, true
 		}
 	}
-	first := i
-	for j := i - 1; j >= 0 && i-j <= maxModifiers; j-- {
-		m := w.words[j]
-		if m.stop || m.comma || m.close || j == w.bodyWord-1 || !w.modifier(j) {
-			break
-		}
-		first = j
-		if m.open {
-			break
-		}
-	}
+	first := w.modifiersBefore(i)
 	if first == i && i < w.bodyWord && fieldHeads[head] {
 		return phrase{name: head, start: wd.start, end: wd.end}, true
 	}
@@ -309,6 +329,87 @@ func (w *doc) phraseAt(i int) (phrase, bool) {
 	}
 	return phrase{name: strings.Join(append(mods, head), " "), start: w.words[first].start, end: wd.end}, true
 }
+
+// modifiersBefore returns the index of the first of the modifiers before
+// word i, i itself when there are none.
+func (w *doc) modifiersBefore(i int) int {
+	first := i
+	for j := i - 1; j >= 0 && i-j <= maxModifiers; j-- {
+		m := w.words[j]
+		if m.stop || m.comma || m.close || j == w.bodyWord-1 || !w.modifier(j) {
+			break
+		}
+		first = j
+		if m.open {
+			break
+		}
+	}
+	return first
+}
+
+// techniqueHeads are the nouns that name a component or procedure of a
+// method when modifiers say which: "hierarchical interaction feature
+// representation", "selective key region matching", "region-aware masking
+// mechanism". GUIDELINES.md counts the building blocks a paper uses as
+// techniques, and most are named this way rather than listed anywhere.
+var techniqueHeads = setOf(`module mechanism strategy architecture network encoder decoder loss regularization
+	regularizer solver algorithm search guidance caching tokenizer codebook embedding representation estimator
+	sampler ensemble conditioning concatenation prompting clustering quantizer discriminator autoencoder
+	attention masking predictor planner objective penalty`)
+
+// techniquePhrases links the technique phrases of the text that no
+// vocabulary entry explains, but for the paper's own name and its long
+// form.
+func (w *doc) techniquePhrases(name string) {
+	v := w.x.v
+	for i, wd := range w.words {
+		head := singularWord(wd.lower)
+		if !techniqueHeads[head] || wd.open {
+			continue
+		}
+		first := w.modifiersBefore(i)
+		if first == i {
+			continue
+		}
+		mods := make([]string, 0, i-first+1)
+		for j := first; j < i; j++ {
+			mods = append(mods, modifierForm(w.words[j].text))
+		}
+		p := phrase{name: strings.Join(append(mods, head), " "), start: w.words[first].start, end: wd.end}
+		if !w.introduced(first, i) || w.negated(p.start, p.end) || w.coveredByEntity(p.start, p.end) || w.namePart(p, name) || name != "" && spells(name, p.name) {
+			continue
+		}
+		if e, ok := v.techniques[normPhrase(p.name)]; ok {
+			w.add(graph.Technique, v.entries[e].name, e, p.start, p.end)
+			continue
+		}
+		w.add(graph.Technique, p.name, -1, p.start, p.end)
+	}
+}
+
+// introduced reports whether the phrase of words first..last is one the
+// paper introduces or builds on, rather than mentions in passing: defined
+// with an acronym ("Selective Key Region Matching (SKRM)") or the object
+// of a verb that introduces or uses a method ("we design a hierarchical
+// interaction feature representation").
+func (w *doc) introduced(first, last int) bool {
+	if last+1 < len(w.words) && w.words[last+1].open && shortForm(w.words[last+1].text) && !w.words[last].comma {
+		return true
+	}
+	for j := first - 1; j >= 0 && j >= first-4; j-- {
+		p := w.words[j]
+		if p.stop || p.comma {
+			return false
+		}
+		if p.class&introVerb != 0 || usingVerbs[p.lower] {
+			return true
+		}
+	}
+	return false
+}
+
+// usingVerbs introduce a method a paper builds on.
+var usingVerbs = setOf("use uses used using employ employs employed employing leverage leverages leveraging adopt adopts adopted apply applies applied incorporate incorporates integrate integrates integrating equip equipped")
 
 // startsClause reports whether word i opens a title, a sentence or a
 // clause ("... by Tracing ..."), where a gerund is a verb of the paper's

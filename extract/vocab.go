@@ -71,6 +71,8 @@ type vocab struct {
 	// tasks maps the normalised names and aliases of the tasks that are
 	// not roles to their entries, for the task phrase grammar.
 	tasks map[string]int
+	// techniques likewise maps techniques, for the technique phrases.
+	techniques map[string]int
 }
 
 // trie maps token sequences to aliases. It is keyed by (node, token id);
@@ -135,7 +137,7 @@ func newTrie() *trie {
 }
 
 func newVocab() *vocab {
-	v := &vocab{byKey: map[string]int{}, entities: newTrie(), modalities: newTrie(), tasks: map[string]int{}}
+	v := &vocab{byKey: map[string]int{}, entities: newTrie(), modalities: newTrie(), tasks: map[string]int{}, techniques: map[string]int{}}
 	// One token-id space for both tries, so a text's tokens are looked up
 	// once.
 	v.modalities.tokenIDs = v.entities.tokenIDs
@@ -353,10 +355,11 @@ func (v *vocab) index() {
 		for _, a := range e.aliases {
 			t.insert(a, i, e.exact)
 		}
-		if e.kind == graph.Task && !e.role {
+		byName := map[graph.Kind]map[string]int{graph.Task: v.tasks, graph.Technique: v.techniques}[e.kind]
+		if byName != nil && !e.role {
 			for _, a := range append([]string{e.name}, e.aliases...) {
-				if _, ok := v.tasks[normPhrase(a)]; !ok {
-					v.tasks[normPhrase(a)] = i
+				if _, ok := byName[normPhrase(a)]; !ok {
+					byName[normPhrase(a)] = i
 				}
 			}
 		}
