@@ -524,7 +524,7 @@ func (w *doc) datasets(defs map[string]*acronym, name string) {
 			is[i] = true
 		case w.afterDatasetHead(i):
 			is[i] = true
-		case i+1 < len(w.words) && w.words[i+1].class&datasetHead != 0 && !wd.comma && !wd.stop:
+		case i+1 < len(w.words) && w.words[i+1].class&datasetHead != 0 && !wd.comma && !wd.stop && !w.inLongForm(i):
 			is[i] = true
 		case w.appositiveDataset(i):
 			is[i] = true
@@ -640,8 +640,11 @@ func (w *doc) isCandidate(i int, defs map[string]*acronym) bool {
 			return false
 		}
 	}
-	if wd.class&(commonCap|datasetHead|unit|notName) != 0 || hasOddChar(wd.text) {
+	if wd.class&(commonCap|datasetHead|unit|notName) != 0 || hasOddChar(wd.text) || citationKey(wd.text) {
 		return false
+	}
+	if i+1 < len(w.words) && fileWords[w.words[i+1].lower] {
+		return false // "in USD format"
 	}
 	if a := defs[singular(wd.text)]; a != nil && a.long >= 0 {
 		return false
@@ -650,6 +653,26 @@ func (w *doc) isCandidate(i int, defs map[string]*acronym) bool {
 		return false
 	}
 	return !compoundAdjective(wd.text)
+}
+
+// fileWords after a name make it a file format or a language, not a
+// dataset: "in USD format", "in JSON files".
+var fileWords = setOf("format formats file files")
+
+// citationKey reports whether s is an alphabetic citation key, "AZ22"
+// or "FGQ+23": capitals, an optional "+", two digits.
+func citationKey(s string) bool {
+	n := len(s)
+	if n < 4 || s[n-1] < '0' || s[n-1] > '9' || s[n-2] < '0' || s[n-2] > '9' {
+		return false
+	}
+	body := strings.TrimSuffix(s[:n-2], "+")
+	for i := 0; i < len(body); i++ {
+		if body[i] < 'A' || body[i] > 'Z' {
+			return false
+		}
+	}
+	return len(body) >= 2
 }
 
 // compoundAdjective reports whether w ends in a lower-case hyphenated
@@ -799,7 +822,9 @@ var notNames = map[string]bool{
 	"psnr": true, "ssim": true, "lpips": true, "fid": true, "fvd": true, "auroc": true, "auc": true, "auprc": true, "bleu": true,
 	"rouge": true, "meteor": true, "cider": true, "map": true, "miou": true, "iou": true, "mae": true, "mse": true, "rmse": true,
 	"h100": true, "a100": true, "v100": true, "rtx": true, "tpu": true, "github": true, "huggingface": true, "hugging": true,
-	"english": true, "chinese": true, "openai": true, "google": true, "meta": true, "deepmind": true, "anthropic": true,
+	"english": true, "chinese": true, "korean": true, "japanese": true, "french": true, "german": true, "spanish": true,
+	"arabic": true, "hindi": true, "russian": true, "italian": true, "portuguese": true, "vietnamese": true, "turkish": true,
+	"african": true, "european": true, "american": true, "asian": true, "indian": true, "multilingual": true, "openai": true, "google": true, "meta": true, "deepmind": true, "anthropic": true,
 	"sota": true, "llm": true, "llms": true, "vlm": true, "vlms": true, "mllm": true, "mllms": true, "sft": true, "cot": true,
 	"pass@1": true, "top-1": true, "top-5": true, "f1": true, "em": true, "acc": true, "ppl": true, "iclr": true, "neurips": true,
 	"icml": true, "cvpr": true, "acl": true, "emnlp": true, "arxiv": true, "hard": true, "easy": true, "medium": true,
@@ -835,9 +860,24 @@ func (w *doc) appositiveDataset(i int) bool {
 		if w.words[k].class&datasetHead != 0 {
 			return true
 		}
-		if w.words[k].stop || w.words[k].comma {
+		// "EditScore, an efficient model to evaluate ... benchmark": the
+		// appositive names a method.
+		if w.words[k].stop || w.words[k].comma || w.words[k].class&methodHead != 0 {
 			return false
 		}
 	}
 	return false
+}
+
+// inLongForm reports whether word i is inside a run of capitalised words,
+// as the long form of a name is ("3D Motion and Animation Dataset
+// (BigMaQ)", "Rectified Decoupled Dataset Distillation"), rather than a
+// name of its own ("the Weather dataset").
+func (w *doc) inLongForm(i int) bool {
+	wd := w.words[i]
+	if wd.named || i == 0 || i == w.bodyWord {
+		return false
+	}
+	p := w.words[i-1]
+	return !p.stop && !p.comma && (capitalised(p.text) || p.named)
 }
