@@ -306,8 +306,21 @@ func (w *doc) introducedBy(i int) bool {
 			return false
 		}
 	}
+	// "we draw inspiration from MPC ... to propose X": the subject is
+	// further back in the sentence.
+	if i > 0 && w.words[i-1].lower == "to" {
+		for j := i - 2; j >= 0 && !w.words[j].stop; j-- {
+			if w.words[j].lower == "we" {
+				return true
+			}
+		}
+	}
 	return false
 }
+
+// conceptWords introduce a notion rather than a method: "the concept of
+// X", "the problem of X".
+var conceptWords = setOf("concept notion idea problem task setting metric measure phenomenon question hypothesis principle")
 
 // objectName reads the object of an introducing verb starting at word
 // start and returns the name it gives, if any.
@@ -325,6 +338,16 @@ func (w *doc) objectName(start int, defs map[string]*acronym) string {
 	}
 	if obj >= end {
 		return ""
+	}
+	// "we introduce the concept of Coherent Preference (CP)": a notion
+	// the method rests on, not the method.
+	if conceptWords[w.words[obj].lower] && obj+1 < end && w.words[obj+1].lower == "of" {
+		return ""
+	}
+	// "we present VAREdit, a visual autoregressive (VAR) framework": the
+	// name before the appositive, not an acronym inside it.
+	if c := w.words[obj]; c.named && c.comma && !c.open && !w.generic(c) && obj+1 < end && w.words[obj+1].class&determiner != 0 {
+		return c.text
 	}
 	// Long Form (ACR) where the long form starts the object.
 	for j := obj; j < end; j++ {
@@ -452,15 +475,23 @@ func (w *doc) boldName() string {
 	if !strings.Contains(w.text.Orig, "**") && !strings.Contains(w.text.Orig, "\\textbf{") {
 		return ""
 	}
-	name := ""
+	name, letters := "", ""
 	eachBold(w.text.Orig, func(s string) bool {
 		s = Clean(s).Clean
 		if !strings.Contains(s, " ") && nameLike(s) {
 			name = s
 			return false
 		}
+		if len(s) <= 4 && !strings.Contains(s, " ") {
+			letters += s
+		}
 		return true
 	})
+	if name == "" && len(letters) >= 3 && strings.Contains(w.text.Clean, "("+letters+")") {
+		// "***Dro**pping the **P**ositional **E**mbeddings ... (DroPE)*":
+		// bold letters that spell the acronym the text defines.
+		return letters
+	}
 	return name
 }
 

@@ -239,7 +239,7 @@ func (w *doc) linkPhrase(p phrase) {
 // Track Alignment (MATRIX)").
 func (w *doc) namePart(p phrase, name string) bool {
 	text := w.text.Clean[p.start:p.end]
-	if name != "" && (strings.Contains(name, text) || strings.Contains(text, name)) {
+	if text == name || !strings.Contains(name, " ") && name != "" && (strings.Contains(name, text) || strings.Contains(text, name)) {
 		return true
 	}
 	if f := strings.Fields(p.name); name != "" && procedureHeads[f[len(f)-1]] && spells(name, p.name) {

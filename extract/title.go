@@ -95,8 +95,16 @@ func (w *doc) titleName() string {
 		}
 		return ""
 	}
-	if strings.Contains(strings.ToLower(abstract), strings.ToLower(name)) {
-		return name
+	at := strings.Index(strings.ToLower(abstract), strings.ToLower(name))
+	if at < 0 {
+		return ""
 	}
-	return ""
+	// "Unsupervised Learning of Efficient Exploration (ULEE)": the
+	// abstract's short form is the name the paper goes by.
+	if rest := abstract[at+len(name):]; strings.HasPrefix(rest, " (") {
+		if end := strings.IndexByte(rest, ')'); end > 2 && shortForm(rest[2:end]) {
+			return rest[2:end]
+		}
+	}
+	return name
 }
