@@ -178,6 +178,7 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	w.roles()
 	w.taskPhrases(name)
 	w.techniquePhrases(name)
+	w.compose()
 
 	p := graph.Paper{
 		ID:       w.id(s.out, s.parts.lower),
@@ -236,6 +237,13 @@ func (w *doc) add(kind graph.Kind, name string, entry, start, end int) {
 	if w.negated(start, end) {
 		return
 	}
+	a, b := w.text.Span(start, end)
+	w.addMention(kind, name, entry, graph.Mention{Text: w.text.Orig[a:b], Start: a, End: b})
+}
+
+// addMention records the evidence m (offsets in text.Orig) for an
+// entity.
+func (w *doc) addMention(kind graph.Kind, name string, entry int, m graph.Mention) {
 	var id string
 	if entry >= 0 {
 		id = w.x.v.entries[entry].id
@@ -248,16 +256,16 @@ func (w *doc) add(kind graph.Kind, name string, entry, start, end int) {
 		w.found[id] = f
 		w.order = append(w.order, f)
 	}
-	a, b := w.text.Span(start, end)
-	for _, m := range f.mentions {
-		if m.Start == a && m.End == b {
+	for _, o := range f.mentions {
+		if o.Start == m.Start && o.End == m.End {
 			return
 		}
 	}
 	if len(f.mentions) == cap(f.mentions) {
 		f.mentions = append(w.carve(2*len(f.mentions)), f.mentions...)
 	}
-	f.mentions = append(f.mentions, graph.Mention{Kind: kind, Entity: name, Text: w.text.Orig[a:b], Start: a, End: b})
+	m.Kind, m.Entity = kind, name
+	f.mentions = append(f.mentions, m)
 }
 
 // matchVocab links the vocabulary matches of t in the title and in the
