@@ -131,6 +131,12 @@ type doc struct {
 	// where the abstract's opening sentence ends (offsets in text.Orig),
 	// computed by about on first use (title -1 until then).
 	focus struct{ title, opening int }
+	// spare holds what ensureTask links when nothing else is a task: the
+	// first role and the first task phrase that were not in focus.
+	spare struct {
+		role   *found
+		phrase phrase
+	}
 }
 
 // Extract returns the paper described by d with its id, name, label,
@@ -179,6 +185,7 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	w.taskPhrases(name)
 	w.techniquePhrases(name)
 	w.compose()
+	w.ensureTask()
 
 	p := graph.Paper{
 		ID:       w.id(s.out, s.parts.lower),
@@ -467,7 +474,29 @@ func (w *doc) roles() {
 		}
 		if !slices.ContainsFunc(f.mentions, func(m graph.Mention) bool { return w.about(m.Start) }) {
 			w.unlink(f)
+			if w.spare.role == nil {
+				w.spare.role = f
+			}
 		}
+	}
+}
+
+// ensureTask links a task to a paper that has none, as a graph where a
+// third of the papers have no task answers few questions about them: the
+// role the paper names first, else the first task phrase of the
+// abstract, each of which failed only the test of being what the paper
+// is about.
+func (w *doc) ensureTask() {
+	if slices.ContainsFunc(w.order, func(f *found) bool { return f.kind == graph.Task }) {
+		return
+	}
+	switch {
+	case w.spare.role != nil:
+		f := w.spare.role
+		w.found[f.id] = f
+		w.order = append(w.order, f)
+	case w.spare.phrase.name != "":
+		w.linkPhrase(w.spare.phrase)
 	}
 }
 

@@ -152,6 +152,9 @@ func (w *doc) taskPhrases(name string) {
 			found = append(found, p)
 		}
 	}
+	if p, ok := w.titlePurpose(); ok && !slices.ContainsFunc(found, func(q phrase) bool { return q.start <= p.start && p.end <= q.end }) {
+		found = append(found, p)
+	}
 	for _, p := range found {
 		a, _ := w.text.Span(p.start, p.end)
 		// Without a title, the opening sentence's subject stands in for
@@ -164,8 +167,14 @@ func (w *doc) taskPhrases(name string) {
 				focus = true
 			}
 		}
-		if !focus || genericTasks[strings.ReplaceAll(p.name, " ", "-")] || w.negated(p.start, p.end) ||
+		if genericTasks[strings.ReplaceAll(p.name, " ", "-")] || w.negated(p.start, p.end) ||
 			w.coveredByEntity(p.start, p.end) || w.namePart(p, name) {
+			continue
+		}
+		if !focus {
+			if w.spare.phrase.name == "" && w.contribution(p.start) {
+				w.spare.phrase = p
+			}
 			continue
 		}
 		w.linkPhrase(p)
@@ -184,6 +193,31 @@ func headSynonyms(name string) []string {
 		return []string{name, name[:i+1] + s}
 	}
 	return []string{name}
+}
+
+// contribution reports whether cleaned offset at is in a sentence about
+// the paper's own work: "we ...", "our ...", "this paper ...".
+func (w *doc) contribution(at int) bool {
+	i, _ := slices.BinarySearchFunc(w.words, at, func(wd word, at int) int { return wd.start - at })
+	for j := min(i, len(w.words)-1); j >= w.bodyWord; j-- {
+		if j < i && w.words[j].stop {
+			break
+		}
+		switch w.words[j].lower {
+		case "we", "our", "paper", "work":
+			return true
+		}
+	}
+	for j := i; j < len(w.words); j++ {
+		switch w.words[j].lower {
+		case "we", "our":
+			return true
+		}
+		if w.words[j].stop {
+			break
+		}
+	}
+	return false
 }
 
 // subjectEnd returns the cleaned offset where the opening sentence's
@@ -328,6 +362,45 @@ func (w *doc) phraseAt(i int) (phrase, bool) {
 		mods = append(mods, modifierForm(w.words[j].text))
 	}
 	return phrase{name: strings.Join(append(mods, head), " "), start: w.words[first].start, end: wd.end}, true
+}
+
+// titlePurpose returns the noun phrase after a title's "for", which
+// names what the method is for whatever its head: "Geometric Autoencoder
+// Priors for Bayesian Inversion", "... for Long-tailed Recognition". The
+// words that praise ("for Efficient X") are skipped; a phrase that runs
+// on into a clause is not taken.
+func (w *doc) titlePurpose() (phrase, bool) {
+	for i := 0; i+1 < w.bodyWord; i++ {
+		if w.words[i].lower != "for" || w.words[i].stop || w.words[i].comma {
+			continue
+		}
+		from := i + 1
+		for from < w.bodyWord && (notModifiers[w.words[from].lower] && !methodTurn[w.words[from].lower]) {
+			from++
+		}
+		last := -1
+		for j := from; j < w.bodyWord && j-from <= maxModifiers; j++ {
+			if !w.modifier(j) || w.words[j].open {
+				break
+			}
+			last = j
+			if m := w.words[j]; m.stop || m.comma || m.close {
+				break
+			}
+		}
+		if last < 0 {
+			return phrase{}, false
+		}
+		if next := last + 1; next < w.bodyWord && !w.words[last].stop && !w.words[last].comma && !notModifiers[w.words[next].lower] {
+			return phrase{}, false
+		}
+		mods := make([]string, 0, last-from+1)
+		for j := from; j <= last; j++ {
+			mods = append(mods, modifierForm(w.words[j].text))
+		}
+		return phrase{name: strings.Join(mods, " "), start: w.words[from].start, end: w.words[last].end}, true
+	}
+	return phrase{}, false
 }
 
 // modifiersBefore returns the index of the first of the modifiers before
