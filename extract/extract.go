@@ -128,8 +128,8 @@ type doc struct {
 	// word there, and base the abstract's offset in text.Orig.
 	body, bodyTok, bodyWord, base int
 	// focus is where the title's part about the paper's problem ends and
-	// where the abstract's opening sentence ends (offsets in text.Orig),
-	// computed by about on first use (title -1 until then).
+	// where the abstract's opening sentence's does (offsets in
+	// text.Orig): see about.
 	focus struct{ title, opening int }
 	// spare holds what ensureTask links when nothing else is a task: the
 	// first role and the first task phrase that were not in focus.
@@ -164,12 +164,13 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 		taken: s.taken, cand: s.cand, matches: s.matches,
 		body: body,
 	}
-	w.focus.title = -1
 	if body > 0 {
 		w.base = len(title) + len(titleSep)
 		w.bodyTok, _ = slices.BinarySearchFunc(w.toks, body, func(t token, at int) int { return t.start - at })
 		w.bodyWord, _ = slices.BinarySearchFunc(w.words, body, func(wd word, at int) int { return wd.start - at })
 	}
+	w.focus.title = w.problemEnd(0, w.bodyWord)
+	w.focus.opening = w.problemEnd(w.bodyWord, len(w.words))
 	ids := s.ids
 	w.matchVocab(x.v.entities, ids)
 	w.matchVocab(x.v.modalities, ids)
@@ -497,6 +498,25 @@ func (w *doc) ensureTask() {
 		w.order = append(w.order, f)
 	case w.spare.phrase.name != "":
 		w.linkPhrase(w.spare.phrase)
+	default:
+		w.titleTechniqueTask()
+	}
+}
+
+// titleTechniqueTask links, as a task, the technique a title is about
+// ("Gradient Descent with Large Step Sizes: ..."): the last resort of
+// ensureTask, for papers that study a method for its own sake.
+func (w *doc) titleTechniqueTask() {
+	for _, f := range w.order {
+		if f.kind != graph.Technique || len(f.mentions) == 0 {
+			continue
+		}
+		for _, m := range f.mentions {
+			if m.Start < w.focus.title {
+				w.addMention(graph.Task, f.name, -1, m)
+				return
+			}
+		}
 	}
 }
 
@@ -505,10 +525,6 @@ func (w *doc) ensureTask() {
 // the words that turn to the method ("... via X", "... using X",
 // "optimized through X").
 func (w *doc) about(a int) bool {
-	if w.focus.title < 0 {
-		w.focus.title = w.problemEnd(0, w.bodyWord)
-		w.focus.opening = w.problemEnd(w.bodyWord, len(w.words))
-	}
 	return a < w.focus.title || w.base <= a && a < w.focus.opening
 }
 

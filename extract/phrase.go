@@ -35,7 +35,8 @@ var taskHeads = setOf(`generation detection segmentation estimation forecasting 
 	docking folding annotation transfer animation rendering odometry stylization colorization
 	retargeting explanation identification diarization separation transcription tagging seeking
 	leakage steering watermarking jailbreaking modeling modelling learning optimization optimisation
-	sampling coding programming inversion acceleration`)
+	sampling coding programming inversion acceleration regression sparsification sensing bandits bandit
+	aggregation recovery hallucination interpretability`)
 
 // agentHeads map the agent noun of a task to its head: "a unified image
 // tokenizer" does image tokenization, "an X detector" X detection.
@@ -51,7 +52,7 @@ var agentHeads = map[string]string{
 
 // fieldHeads are heads that name a field on their own, as a title's
 // subject: "Reinforcing General Reasoning", "Efficient Exploration".
-var fieldHeads = setOf("reasoning exploration planning unlearning generalization steering grokking memorization memorisation watermarking")
+var fieldHeads = setOf("reasoning exploration planning unlearning generalization steering grokking memorization memorisation watermarking hallucination interpretability")
 
 // taskGerunds map a gerund to the head noun it names: "Detecting Data
 // Contamination" is data contamination detection.
