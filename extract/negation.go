@@ -6,10 +6,10 @@ import (
 )
 
 // negators are the words before a mention that deny the link: "without
-// MCMC", "no retraining", "beyond black-box retrieval", "unlike
-// transformers", "avoiding explicit intermediate text generation". "not
-// only X" still uses X.
-var negators = setOf("without no not beyond unlike w/o nor neither avoid avoids avoiding eliminate eliminates eliminating bypass bypasses bypassing")
+// MCMC", "no retraining", "beyond black-box retrieval", "avoiding
+// explicit intermediate text generation". "not only X" still uses X, and
+// "unlike LoRA" still builds on LoRA as the method it improves on.
+var negators = setOf("without no not beyond w/o nor neither avoid avoids avoiding eliminate eliminates eliminating bypass bypasses bypassing")
 
 // negatedPairs are two-word negators: "instead of X", "rather than X",
 // "free of X".
