@@ -48,6 +48,7 @@ var agentHeads = map[string]string{
 	"summarizer": "summarization", "planner": "planning", "verifier": "verification",
 	"forecaster": "forecasting", "simulator": "simulation", "denoiser": "denoising", "parser": "parsing",
 	"ranker": "ranking", "recommender": "recommendation", "localizer": "localization", "matcher": "matching",
+	"reasoner": "reasoning",
 }
 
 // fieldHeads are heads that name a field on their own, as a title's
@@ -93,7 +94,7 @@ var notModifiers = setOf(`a an the of for in on at to from by with via and or bu
 	study analysis survey using based via first large-scale high-quality
 	high-fidelity real-time open-source state-of-the-art end-to-end training-free zero-shot few-shot
 	one two three four five several various diverse multiple single due per
-	adaptive dynamic direct rapid heavy intermediate
+	adaptive dynamic direct rapid heavy intermediate higher lower larger smaller greater deeper wider longer shorter
 	theoretical empirical fundamental key critical important significant complex challenging
 	current existing prior previous recent modern conventional traditional standard typical
 	require requires produce produces capture captures improve present propose proposes introduce
@@ -274,7 +275,7 @@ func (w *doc) linkPhrase(p phrase) {
 // Track Alignment (MATRIX)").
 func (w *doc) namePart(p phrase, name string) bool {
 	text := w.text.Clean[p.start:p.end]
-	if text == name || !strings.Contains(name, " ") && name != "" && (strings.Contains(name, text) || strings.Contains(text, name)) {
+	if name != "" && (strings.Contains(name, text) || strings.Contains(text, name)) {
 		return true
 	}
 	if f := strings.Fields(p.name); name != "" && procedureHeads[f[len(f)-1]] && spells(name, p.name) {
@@ -339,7 +340,7 @@ func (w *doc) phraseAt(i int) (phrase, bool) {
 	head := wd.lower
 	if h, ok := agentHeads[singularWord(head)]; ok {
 		head = h
-	} else if !taskHeads[head] {
+	} else if !taskHeads[head] && !fieldHeads[head] {
 		return phrase{}, false
 	}
 	if !wd.stop && !wd.comma && !wd.close && i+2 < len(w.words) && w.words[i+1].lower == "of" {
@@ -389,7 +390,9 @@ func (w *doc) titlePurpose() (phrase, bool) {
 				break
 			}
 		}
-		if last < 0 {
+		// One word names a problem only if it is a head: "for
+		// Classification", not "for Fair and Comprehensive Evaluation".
+		if last < 0 || last == from && !taskHeads[w.words[from].lower] {
 			return phrase{}, false
 		}
 		if next := last + 1; next < w.bodyWord && !w.words[last].stop && !w.words[last].comma && !notModifiers[w.words[next].lower] {
