@@ -24,7 +24,23 @@ type Options struct {
 // vocabulary after New.
 type Extractor struct {
 	v *vocab
+	// off switches stages off, for the ablation that measures what each
+	// adds (ablation_test.go); New leaves every stage on.
+	off stage
 }
+
+// stage is a stage of extraction past the vocabulary match, as a bit of
+// Extractor.off.
+type stage uint16
+
+const (
+	stageTitle       stage = 1 << iota // read the title as a first sentence
+	stageNegation                      // denied mentions are not links
+	stageRoles                         // techniques the paper is about are tasks
+	stageTaskPhrases                   // the task phrase grammar
+	stageCompose                       // tasks take their model family's name
+	stageEnsureTask                    // every paper gets a task
+)
 
 // New returns an Extractor with the embedded vocabulary and
 // opts.VocabFiles. A bad vocabulary file is an error naming file and line.
@@ -149,7 +165,10 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	// Keep the grown buffers; t does not outlive this call.
 	s.start, s.end = t.start, t.end
 	title := strings.TrimSpace(d.Title)
-	t, body := withTitle(Clean(title), t)
+	body := 0
+	if x.off&stageTitle == 0 {
+		t, body = withTitle(Clean(title), t)
+	}
 	s.parts.split(t.Clean, true)
 	s.taken = resize(s.taken, len(t.Clean)+1)
 	s.cand = resize(s.cand, len(s.parts.words))
@@ -183,10 +202,15 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 		w.dropOwnName(name)
 	}
 	w.roles()
-	w.taskPhrases(name)
-	w.techniquePhrases(name)
-	w.compose()
-	w.ensureTask()
+	if x.off&stageTaskPhrases == 0 {
+		w.taskPhrases(name)
+	}
+	if x.off&stageCompose == 0 {
+		w.compose()
+	}
+	if x.off&stageEnsureTask == 0 {
+		w.ensureTask()
+	}
 
 	p := graph.Paper{
 		ID:       w.id(s.out, s.parts.lower),
@@ -242,7 +266,7 @@ func resize[T any](s []T, n int) []T {
 // add records an entity mention covering cleaned bytes [start, end),
 // unless the text denies it (negated).
 func (w *doc) add(kind graph.Kind, name string, entry, start, end int) {
-	if w.negated(start, end) {
+	if w.x.off&stageNegation == 0 && w.negated(start, end) {
 		return
 	}
 	a, b := w.text.Span(start, end)
@@ -473,7 +497,7 @@ func (w *doc) roles() {
 		if f.entry < 0 || !w.x.v.entries[f.entry].role {
 			continue
 		}
-		if !slices.ContainsFunc(f.mentions, func(m graph.Mention) bool { return w.about(m.Start) }) {
+		if w.x.off&stageRoles != 0 || !slices.ContainsFunc(f.mentions, func(m graph.Mention) bool { return w.about(m.Start) }) {
 			w.unlink(f)
 			if w.spare.role == nil {
 				w.spare.role = f

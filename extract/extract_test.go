@@ -127,11 +127,15 @@ func checkMentions(t *testing.T, p graph.Paper) {
 		linked[e.ID()] = true
 	}
 	for _, m := range p.Mentions {
-		if m.Start < 0 || m.End > len(p.Abstract) || m.Start > m.End {
-			t.Fatalf("mention %+v out of range of a %d-byte abstract", m, len(p.Abstract))
+		in := p.Abstract
+		if m.InTitle {
+			in = p.Title
 		}
-		if p.Abstract[m.Start:m.End] != m.Text {
-			t.Errorf("mention %+v: abstract has %q there", m, p.Abstract[m.Start:m.End])
+		if m.Start < 0 || m.End > len(in) || m.Start > m.End {
+			t.Fatalf("mention %+v out of range of a %d-byte text", m, len(in))
+		}
+		if in[m.Start:m.End] != m.Text {
+			t.Errorf("mention %+v: the text has %q there", m, in[m.Start:m.End])
 		}
 		if !linked[graph.EntityID(m.Kind, m.Entity)] {
 			t.Errorf("mention %+v of an entity the paper does not link", m)
@@ -206,6 +210,27 @@ func TestEmbeddedVocabularySize(t *testing.T) {
 	t.Logf("vocabulary: %v", n)
 }
 
+// FuzzExtractTitled extracts papers with titles: offsets into the title
+// and the abstract never mix, and the title never changes the id.
+func FuzzExtractTitled(f *testing.F) {
+	for _, s := range [][2]string{
+		{"HUMOF: Human Motion Forecasting", "We propose HUMOF for human motion forecasting."},
+		{"$\\pi$ **open", "markup left open in the title* never $reaches the abstract"},
+		{"Detecting Data Contamination in LLMs via In-Context Learning", "Without MCMC, we study it."},
+		{"A: B: C", ""}, {"", "x"}, {"\x00\xff", "((("},
+	} {
+		f.Add(s[0], s[1])
+	}
+	x := newExtractor(f)
+	f.Fuzz(func(t *testing.T, title, abstract string) {
+		p := x.Extract(Document{Title: title, Abstract: abstract})
+		checkMentions(t, p)
+		if id := ID(abstract); p.ID != id {
+			t.Fatalf("Extract's id %s with title %q differs from the abstract's %s", p.ID, title, id)
+		}
+	})
+}
+
 func FuzzExtract(f *testing.F) {
 	for _, s := range []string{
 		"We propose **Dolphin**, named after LLMs (LLMs) on ImageNet-1K.",
@@ -235,19 +260,14 @@ func FuzzExtract(f *testing.F) {
 	})
 }
 
+// BenchmarkExtract measures extraction of the seed abstracts, which have
+// no titles, on one goroutine.
 func BenchmarkExtract(b *testing.B) {
 	x := newExtractor(b)
-	var docs []Document
+	docs := seedDocuments(b)
 	var size int64
-	for _, path := range []string{"../seeds/000_0a985b7c2d4fa399.txt", "../seeds/004_9e693a208915a7bf.txt"} {
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, para := range strings.Split(strings.TrimSpace(string(raw)), "\n\n")[1:] {
-			docs = append(docs, Document{Abstract: para})
-			size += int64(len(para))
-		}
+	for _, d := range docs {
+		size += int64(len(d.Abstract))
 	}
 	b.SetBytes(size)
 	b.ResetTimer()
@@ -256,6 +276,43 @@ func BenchmarkExtract(b *testing.B) {
 			x.Extract(d)
 		}
 	}
+}
+
+// seedDocuments returns the seed abstracts.
+func seedDocuments(tb testing.TB) []Document {
+	tb.Helper()
+	var docs []Document
+	for _, path := range []string{"../seeds/000_0a985b7c2d4fa399.txt", "../seeds/004_9e693a208915a7bf.txt"} {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, para := range strings.Split(strings.TrimSpace(string(raw)), "\n\n")[1:] {
+			docs = append(docs, Document{Abstract: para})
+		}
+	}
+	return docs
+}
+
+// corpusDocuments returns the first n papers of the ICLR corpus beside
+// the repository, or nil where it is absent.
+func corpusDocuments(tb testing.TB, n int) []Document {
+	tb.Helper()
+	f, err := os.Open(corpusFile)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	r := NewReader(f, corpusFile, ReaderOptions{})
+	var docs []Document
+	for len(docs) < n {
+		d, err := r.Next()
+		if err != nil {
+			break
+		}
+		docs = append(docs, d)
+	}
+	return docs
 }
 
 func TestExactVocabularyEntry(t *testing.T) {

@@ -71,8 +71,6 @@ type vocab struct {
 	// tasks maps the normalised names and aliases of the tasks that are
 	// not roles to their entries, for the task phrase grammar.
 	tasks map[string]int
-	// techniques likewise maps techniques, for the technique phrases.
-	techniques map[string]int
 }
 
 // trie maps token sequences to aliases. It is keyed by (node, token id);
@@ -137,7 +135,7 @@ func newTrie() *trie {
 }
 
 func newVocab() *vocab {
-	v := &vocab{byKey: map[string]int{}, entities: newTrie(), modalities: newTrie(), tasks: map[string]int{}, techniques: map[string]int{}}
+	v := &vocab{byKey: map[string]int{}, entities: newTrie(), modalities: newTrie(), tasks: map[string]int{}}
 	// One token-id space for both tries, so a text's tokens are looked up
 	// once.
 	v.modalities.tokenIDs = v.entities.tokenIDs
@@ -163,6 +161,12 @@ func (v *vocab) appendTokenIDs(ids []uint32, toks []token) []uint32 {
 
 // loadVocab reads the embedded vocabulary and then the files, in order.
 func loadVocab(files []string) (*vocab, error) {
+	return loadVocabSkipping("", files)
+}
+
+// loadVocabSkipping is loadVocab without the embedded file named skip,
+// for the ablation's measure of what one file adds.
+func loadVocabSkipping(skip string, files []string) (*vocab, error) {
 	v := newVocab()
 	names, err := fs.Glob(vocabFS, "vocab/*.tsv")
 	if err != nil {
@@ -170,6 +174,9 @@ func loadVocab(files []string) (*vocab, error) {
 	}
 	sort.Strings(names)
 	for _, name := range names {
+		if path.Base(name) == skip {
+			continue
+		}
 		f, err := vocabFS.Open(name)
 		if err != nil {
 			return nil, err
@@ -355,11 +362,10 @@ func (v *vocab) index() {
 		for _, a := range e.aliases {
 			t.insert(a, i, e.exact)
 		}
-		byName := map[graph.Kind]map[string]int{graph.Task: v.tasks, graph.Technique: v.techniques}[e.kind]
-		if byName != nil && !e.role {
+		if e.kind == graph.Task && !e.role {
 			for _, a := range append([]string{e.name}, e.aliases...) {
-				if _, ok := byName[normPhrase(a)]; !ok {
-					byName[normPhrase(a)] = i
+				if _, ok := v.tasks[normPhrase(a)]; !ok {
+					v.tasks[normPhrase(a)] = i
 				}
 			}
 		}
