@@ -95,6 +95,8 @@ var notModifiers = setOf(`a an the of for in on at to from by with via and or bu
 	high-fidelity real-time open-source state-of-the-art end-to-end training-free zero-shot few-shot
 	one two three four five several various diverse multiple single due per
 	adaptive dynamic direct rapid heavy intermediate higher lower larger smaller greater deeper wider longer shorter
+	remarkable impressive rigorous realistic superior excellent competitive promising substantial notable
+	human-level
 	theoretical empirical fundamental key critical important significant complex challenging
 	current existing prior previous recent modern conventional traditional standard typical
 	require requires produce produces capture captures improve present propose proposes introduce
@@ -183,6 +185,22 @@ func (w *doc) taskPhrases(name string) {
 	}
 }
 
+// familyModifiers are the long forms of model families as modifiers, and
+// the short forms task names use: "large language model evaluation" is
+// LLM evaluation, "multi-modal reasoning" multimodal reasoning.
+var familyModifiers = strings.NewReplacer(
+	"multimodal large language model ", "MLLM ", "multi-modal large language model ", "MLLM ",
+	"large language model ", "LLM ", "vision-language model ", "VLM ", "vision language model ", "VLM ",
+	"multi-modal ", "multimodal ", "language model ", "LLM ")
+
+// familyForm writes a task phrase's model family as task names do.
+func familyForm(name string) string {
+	if !strings.Contains(name, "model ") && !strings.Contains(name, "multi-modal") {
+		return name
+	}
+	return familyModifiers.Replace(name)
+}
+
 // synonymHeads are heads that fields use for one another: "evaluation of
 // image quality" is image quality assessment.
 var synonymHeads = map[string]string{"evaluation": "assessment", "assessment": "evaluation", "defence": "defense", "modelling": "modeling", "localisation": "localization", "optimisation": "optimization"}
@@ -240,6 +258,7 @@ func (w *doc) subjectEnd() int {
 // multi-label classification.
 func (w *doc) linkPhrase(p phrase) {
 	v := w.x.v
+	p.name = familyForm(p.name)
 	for _, name := range headSynonyms(p.name) {
 		if e, ok := v.tasks[normPhrase(name)]; ok {
 			w.add(graph.Task, v.entries[e].name, e, p.start, p.end)
@@ -391,8 +410,9 @@ func (w *doc) titlePurpose() (phrase, bool) {
 			}
 		}
 		// One word names a problem only if it is a head: "for
-		// Classification", not "for Fair and Comprehensive Evaluation".
-		if last < 0 || last == from && !taskHeads[w.words[from].lower] {
+		// Classification", not "for Fair and Comprehensive Evaluation";
+		// and a model is not a purpose: "for Long-Context LLMs".
+		if last < 0 || last == from && !taskHeads[w.words[from].lower] || w.generic(w.words[last]) {
 			return phrase{}, false
 		}
 		if next := last + 1; next < w.bodyWord && !w.words[last].stop && !w.words[last].comma && !notModifiers[w.words[next].lower] {
