@@ -2,6 +2,7 @@ package extract
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/papergraph/papergraph/graph"
 )
@@ -24,10 +25,16 @@ var families = []struct {
 	{"diffusion model", []string{"diffusion model", "diffusion"}},
 }
 
+// doneToModels are the heads of tasks done to a model rather than by it,
+// whose modifiers say how: "ternary quantization" of an LLM is LLM
+// quantization, while "opinion alignment" of one is not LLM alignment.
+var doneToModels = setOf("quantization pruning compression distillation unlearning acceleration merging")
+
 // compose names the paper's general tasks after the model family it
-// works on: a role or a one-word task ("quantization", "reasoning")
-// becomes the vocabulary's task for that family ("LLM quantization",
-// "LLM reasoning") where there is one.
+// works on: a role, a one-word task ("quantization", "reasoning") or a
+// task phrase whose head is one ("ternary quantization") becomes the
+// vocabulary's task for that family ("LLM quantization", "LLM
+// reasoning") where there is one.
 func (w *doc) compose() {
 	var prefixes []string
 	for _, fam := range families {
@@ -44,8 +51,16 @@ func (w *doc) compose() {
 		if f.kind != graph.Task || !general {
 			continue
 		}
+		names := []string{f.name}
+		if i := strings.LastIndexByte(f.name, ' '); f.entry < 0 && i > 0 && doneToModels[f.name[i+1:]] {
+			// "ternary quantization" of an LLM is LLM quantization.
+			names = append(names, f.name[i+1:])
+		}
 		for _, p := range prefixes {
-			e, ok := v.tasks[normPhrase(p+" "+f.name)]
+			e, ok := v.tasks[normPhrase(p+" "+names[0])]
+			if !ok && len(names) > 1 {
+				e, ok = v.tasks[normPhrase(p+" "+names[1])]
+			}
 			if !ok {
 				continue
 			}

@@ -575,12 +575,13 @@ func (w *doc) problemEnd(from, to int) int {
 // method rather than the problem.
 var methodTurn = setOf("via using through by")
 
-// label builds a readable label: the title when there is one, else the
-// name and main task ("Dolphin: audio-visual speech separation"), else the
-// abstract's first words.
+// label builds a readable label: the title, cleaned of markup as
+// abstracts are ("Peng's Q(λ)", not "Peng's Q($\lambda$)"), when there is
+// one, else the name and main task ("Dolphin: audio-visual speech
+// separation"), else the abstract's first words.
 func label(p graph.Paper, clean string) string {
 	if p.Title != "" {
-		return p.Title
+		return Clean(p.Title).Clean
 	}
 	tasks := p.Names(graph.Task)
 	switch {

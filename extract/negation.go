@@ -28,9 +28,9 @@ func (w *doc) negated(start, end int) bool {
 	if i >= len(w.words) || w.words[i].start > start {
 		return false
 	}
-	// Up to three words back, in the clause: "without any explicit X",
-	// "does not require X".
-	for j := i - 1; j >= 0 && j >= i-3 && j >= w.bodyWord-1; j-- {
+	// Up to four words back, in the clause: "without any explicit X",
+	// "does not require X", "eliminating the need for X".
+	for j := i - 1; j >= 0 && j >= i-4 && j >= w.bodyWord-1; j-- {
 		p := w.words[j]
 		if p.stop || p.comma || j == w.bodyWord-1 && w.bodyWord > 0 {
 			return false

@@ -141,6 +141,9 @@ var participles = setOf(`supervised unsupervised self-supervised semi-supervised
 type phrase struct {
 	name       string
 	start, end int
+	// agent marks a phrase made from an agent noun ("image tokenizer"):
+	// a technique of that name does not explain the task it does.
+	agent bool
 }
 
 // maxModifiers bounds a phrase's modifiers: past three, the words to the
@@ -159,23 +162,26 @@ func (w *doc) taskPhrases(name string) {
 	if p, ok := w.titlePurpose(); ok && !slices.ContainsFunc(found, func(q phrase) bool { return q.start <= p.start && p.end <= q.end }) {
 		found = append(found, p)
 	}
-	for _, p := range found {
+	// A phrase is in focus in the title or the opening sentence, or when
+	// the text writes it twice. Without a title, the opening sentence's
+	// subject stands in for it: "Image quality assessment aims ...", not
+	// "... to enable capability discovery", which with a title beside it
+	// is more often the problem than the background.
+	focus := make([]bool, len(found))
+	for i, p := range found {
 		a, _ := w.text.Span(p.start, p.end)
-		// Without a title, the opening sentence's subject stands in for
-		// it: "Image quality assessment aims ...", not "... to enable
-		// capability discovery", which with a title beside it is more
-		// often the problem than the background.
-		focus := w.about(a) && (w.body > 0 || p.start < w.subjectEnd())
+		focus[i] = w.about(a) && (w.body > 0 || p.start < w.subjectEnd())
 		for _, q := range found {
-			if q.name == p.name && q.start != p.start {
-				focus = true
-			}
+			focus[i] = focus[i] || q.name == p.name && q.start != p.start
 		}
+	}
+	shortestForms(found)
+	for i, p := range found {
 		if genericTasks[strings.ReplaceAll(p.name, " ", "-")] || w.negated(p.start, p.end) ||
-			w.coveredByEntity(p.start, p.end) || w.namePart(p, name) {
+			w.coveredByEntity(p.start, p.end, p.agent) || w.namePart(p, name) {
 			continue
 		}
-		if !focus {
+		if !focus[i] {
 			if w.spare.phrase.name == "" && w.contribution(p.start) {
 				w.spare.phrase = p
 			}
@@ -248,6 +254,20 @@ func (w *doc) subjectEnd() int {
 		return 0
 	}
 	return w.words[i-1].end
+}
+
+// shortestForms names each phrase by the shortest form of it that the
+// text also writes alone: with "ASR error correction" in the text,
+// "generative ASR error correction" is ASR error correction, generative
+// being how it is done.
+func shortestForms(found []phrase) {
+	for i := range found {
+		for _, q := range found {
+			if len(q.name) < len(found[i].name) && strings.HasSuffix(found[i].name, " "+q.name) {
+				found[i].name = q.name
+			}
+		}
+	}
 }
 
 // linkPhrase links the task p names: the vocabulary's, when p is another
@@ -335,10 +355,11 @@ func spells(name, phrase string) bool {
 
 // coveredByEntity reports whether cleaned bytes [start, end) are exactly
 // a vocabulary match, or inside one: the vocabulary's name for them wins.
-func (w *doc) coveredByEntity(start, end int) bool {
+// For an agent noun only a task's match counts.
+func (w *doc) coveredByEntity(start, end int, agent bool) bool {
 	a, b := w.text.Span(start, end)
 	for _, f := range w.order {
-		if f.entry < 0 || f.kind == graph.Modality {
+		if f.entry < 0 || f.kind == graph.Modality || agent && f.kind != graph.Task {
 			continue
 		}
 		for _, m := range f.mentions {
@@ -356,9 +377,9 @@ func (w *doc) phraseAt(i int) (phrase, bool) {
 	if head, ok := taskGerunds[wd.lower]; ok && w.startsClause(i) {
 		return w.gerundPhrase(i, head)
 	}
-	head := wd.lower
+	head, agent := wd.lower, false
 	if h, ok := agentHeads[singularWord(head)]; ok {
-		head = h
+		head, agent = h, true
 	} else if !taskHeads[head] && !fieldHeads[head] {
 		return phrase{}, false
 	}
@@ -382,7 +403,7 @@ func (w *doc) phraseAt(i int) (phrase, bool) {
 	for j := first; j < i; j++ {
 		mods = append(mods, modifierForm(w.words[j].text))
 	}
-	return phrase{name: strings.Join(append(mods, head), " "), start: w.words[first].start, end: wd.end}, true
+	return phrase{name: strings.Join(append(mods, head), " "), start: w.words[first].start, end: wd.end, agent: agent}, true
 }
 
 // titlePurpose returns the noun phrase after a title's "for", which
@@ -542,15 +563,30 @@ func acronymLike(s string) bool {
 	return caps > 0 && len(s) <= 8
 }
 
+// eponyms are the adjectives from names that a canonical task name keeps
+// capitalised ("Bayesian inversion"), as titles capitalise every word.
+var eponyms = func() map[string]string {
+	m := map[string]string{}
+	for _, w := range strings.Fields(`Bayesian Gaussian Markov Markovian Euclidean Riemannian Lagrangian Hamiltonian
+		Fourier Laplacian Boltzmann Wasserstein Nash Hessian Jacobian Poisson Dirichlet Bernoulli Langevin
+		Kalman Shapley Turing Hebbian Gibbs Bellman Newton Lipschitz Koopman Monte Carlo Bregman Stein`) {
+		m[strings.ToLower(w)] = w
+	}
+	return m
+}()
+
 // modifierForm is how a modifier is written in a canonical task name:
-// lower case but for acronyms ("ASR error correction"), singular
-// ("satellite images" -> "satellite image").
+// lower case but for acronyms ("ASR error correction") and eponyms,
+// singular ("satellite images" -> "satellite image").
 func modifierForm(s string) string {
 	parts := strings.Split(s, "-")
 	for i, p := range parts {
-		if acronymLike(p) {
+		switch {
+		case acronymLike(p):
 			parts[i] = singular(p)
-		} else {
+		case eponyms[strings.ToLower(p)] != "":
+			parts[i] = eponyms[strings.ToLower(p)]
+		default:
 			parts[i] = strings.ToLower(p)
 		}
 	}
