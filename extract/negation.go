@@ -35,7 +35,7 @@ func (w *doc) negated(start, end int) bool {
 		if p.stop || p.comma || j == w.bodyWord-1 && w.bodyWord > 0 {
 			return false
 		}
-		if negators[p.lower] && !(p.lower == "not" && w.words[j+1].lower == "only") {
+		if p.class&negator != 0 && !(p.lower == "not" && w.words[j+1].lower == "only") {
 			return true
 		}
 		if j > 0 && negatedPairs[w.words[j-1].lower+"-"+p.lower] {

@@ -168,7 +168,7 @@ func (w *doc) entriesEndingAt(start, end int) []int {
 // lower-case form. Each word is looked up once, in wordClasses, when it
 // is split off; the patterns then test bits rather than hash the word
 // into one map per question, which was most of their time.
-type wordClass uint16
+type wordClass uint32
 
 const (
 	introGerund  wordClass = 1 << iota // introGerunds
@@ -182,6 +182,12 @@ const (
 	commonCap                          // commonCapitalised
 	unit                               // units
 	notName                            // notNames
+	taskHead                           // taskHeads and fieldHeads
+	notModifier                        // notModifiers
+	participle                         // participles
+	taskGerund                         // a key of taskGerunds
+	agentNoun                          // a key of agentHeads, or its plural
+	negator                            // negators
 )
 
 var wordClasses = func() map[string]wordClass {
@@ -190,10 +196,21 @@ var wordClasses = func() map[string]wordClass {
 		introGerund: introGerunds, namingWord: namingWords, methodHead: methodHeads,
 		determiner: determiners, datasetHead: datasetHeads, afterOnVerb: notAfterOn,
 		listLeadWord: listLead, commonCap: commonCapitalised, unit: units, notName: notNames,
+		taskHead: taskHeads, notModifier: notModifiers, participle: participles, negator: negators,
 	} {
 		for w := range set {
 			m[w] |= c
 		}
+	}
+	for w := range fieldHeads {
+		m[w] |= taskHead
+	}
+	for w := range taskGerunds {
+		m[w] |= taskGerund
+	}
+	for w := range agentHeads {
+		m[w] |= agentNoun
+		m[w+"s"] |= agentNoun
 	}
 	// Every word isIntroVerb accepts is a verb with one of these endings.
 	for v := range introVerbs {

@@ -374,13 +374,16 @@ func (w *doc) coveredByEntity(start, end int, agent bool) bool {
 // phraseAt returns the task phrase whose head is word i, if any.
 func (w *doc) phraseAt(i int) (phrase, bool) {
 	wd := w.words[i]
-	if head, ok := taskGerunds[wd.lower]; ok && w.startsClause(i) {
-		return w.gerundPhrase(i, head)
+	if wd.class&(taskGerund|agentNoun|taskHead) == 0 {
+		return phrase{}, false
+	}
+	if wd.class&taskGerund != 0 && w.startsClause(i) {
+		return w.gerundPhrase(i, taskGerunds[wd.lower])
 	}
 	head, agent := wd.lower, false
-	if h, ok := agentHeads[singularWord(head)]; ok {
-		head, agent = h, true
-	} else if !taskHeads[head] && !fieldHeads[head] {
+	if wd.class&agentNoun != 0 {
+		head, agent = agentHeads[singularWord(head)], true
+	} else if wd.class&taskHead == 0 {
 		return phrase{}, false
 	}
 	if !wd.stop && !wd.comma && !wd.close && i+2 < len(w.words) && w.words[i+1].lower == "of" {
@@ -417,7 +420,7 @@ func (w *doc) titlePurpose() (phrase, bool) {
 			continue
 		}
 		from := i + 1
-		for from < w.bodyWord && (notModifiers[w.words[from].lower] && !methodTurn[w.words[from].lower]) {
+		for from < w.bodyWord && w.words[from].class&notModifier != 0 && !methodTurn[w.words[from].lower] {
 			from++
 		}
 		last := -1
@@ -433,10 +436,10 @@ func (w *doc) titlePurpose() (phrase, bool) {
 		// One word names a problem only if it is a head: "for
 		// Classification", not "for Fair and Comprehensive Evaluation";
 		// and a model is not a purpose: "for Long-Context LLMs".
-		if last < 0 || last == from && !taskHeads[w.words[from].lower] || w.generic(w.words[last]) {
+		if last < 0 || last == from && w.words[from].class&taskHead == 0 || w.generic(w.words[last]) {
 			return phrase{}, false
 		}
-		if next := last + 1; next < w.bodyWord && !w.words[last].stop && !w.words[last].comma && !notModifiers[w.words[next].lower] {
+		if next := last + 1; next < w.bodyWord && !w.words[last].stop && !w.words[last].comma && w.words[next].class&notModifier == 0 {
 			return phrase{}, false
 		}
 		mods := make([]string, 0, last-from+1)
@@ -516,13 +519,13 @@ func (w *doc) objectPhrase(i int, head string, from int) (phrase, bool) {
 // or an acronym, not a number, a coined name or the paper's own method.
 func (w *doc) modifier(j int) bool {
 	m := w.words[j]
-	if notModifiers[m.lower] || len(m.text) < 2 || hasOddChar(m.text) {
+	if m.class&notModifier != 0 || len(m.text) < 2 || hasOddChar(m.text) {
 		return false
 	}
 	if m.named && !acronymLike(m.text) && !(j < w.bodyWord && titleCased(m.text)) {
 		return false
 	}
-	if !participles[m.lower] && !strings.Contains(m.lower, "-") &&
+	if m.class&participle == 0 && !strings.Contains(m.lower, "-") &&
 		(strings.HasSuffix(m.lower, "ing") || strings.HasSuffix(m.lower, "ed") || strings.HasSuffix(m.lower, "ly")) {
 		return false
 	}
