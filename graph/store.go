@@ -832,6 +832,14 @@ func (w *writer) putPaper(p *Paper) (outcome, error) {
 		if err := decodePaperRecord(oldVal, &old); err != nil {
 			return 0, fmt.Errorf("paper %s: decode stored record: %w", p.ID, err)
 		}
+		if p.Title == "" && old.Title != "" {
+			// A read without the title (a seed file) of a paper stored
+			// with one (a JSON export) keeps what extraction found with
+			// the title: it saw more of the paper.
+			q := *p
+			q.Name, q.Entities, q.Ancestors, q.Mentions = old.Name, old.Entities, old.Ancestors, old.Mentions
+			p = &q
+		}
 	}
 	var rec *Paper
 	var val []byte

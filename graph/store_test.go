@@ -141,6 +141,9 @@ func TestPutPapersOutcomes(t *testing.T) {
 	other := Paper{ID: paperID(2), Label: "Whales", Abstract: "Whales sing on GSM8K."}
 	titled := base
 	titled.Title, titled.Label, titled.Source, titled.Index, titled.URL = "Dolphin: Agents", "Dolphin: Agents", "papers.jsonl", 7, "https://x.org/1"
+	titledLinks := titled
+	titledLinks.Entities = []Entity{{Kind: Task, Name: "GUI agents"}, {Kind: Technique, Name: "LoRA"}}
+	titledLinks.Mentions = []Mention{{Kind: Task, Entity: "GUI agents", Text: "Agents", Start: 9, End: 15, InTitle: true}}
 
 	tests := []struct {
 		name  string
@@ -194,6 +197,20 @@ func TestPutPapersOutcomes(t *testing.T) {
 				}
 				if p.Title != "Dolphin: Agents" || p.Source != "papers.jsonl" {
 					t.Errorf("Paper(%q) title, source = %q, %q; want the JSON export's", base.ID, p.Title, p.Source)
+				}
+			},
+		},
+		{
+			// Extraction read the title too: a read without it keeps the
+			// links the title gave.
+			name: "untitled source after titled, extracted with the title", puts: [][]Paper{{titledLinks}, {base}}, want: PutResult{Unchanged: 1},
+			check: func(t *testing.T, s *Store) {
+				p, err := s.Paper(ctx, base.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, want := entityIDs(p.Entities), []string{"task:gui-agents", "technique:lora"}; !slices.Equal(got, want) || len(p.Mentions) != 1 || !p.Mentions[0].InTitle {
+					t.Errorf("Paper(%q) entities %v, mentions %+v; want %v and the title's mention", base.ID, got, p.Mentions, want)
 				}
 			},
 		},
