@@ -87,11 +87,12 @@ type ComplexityRoot struct {
 	}
 
 	Mention struct {
-		End    func(childComplexity int) int
-		Entity func(childComplexity int) int
-		Kind   func(childComplexity int) int
-		Start  func(childComplexity int) int
-		Text   func(childComplexity int) int
+		End     func(childComplexity int) int
+		Entity  func(childComplexity int) int
+		InTitle func(childComplexity int) int
+		Kind    func(childComplexity int) int
+		Start   func(childComplexity int) int
+		Text    func(childComplexity int) int
 	}
 
 	Mutation struct {
@@ -417,6 +418,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mention.Entity(childComplexity), true
+	case "Mention.inTitle":
+		if e.ComplexityRoot.Mention.InTitle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mention.InTitle(childComplexity), true
 	case "Mention.kind":
 		if e.ComplexityRoot.Mention.Kind == nil {
 			break
@@ -968,12 +975,14 @@ type Mention {
   kind: EntityKind!
   "Canonical name of the entity the text maps to."
   entity: String!
-  "The matched text exactly as in the abstract."
+  "The matched text exactly as in the abstract (or the title, when inTitle)."
   text: String!
-  "Byte offset of text in the abstract."
+  "Byte offset of text in the abstract (or the title, when inTitle)."
   start: Int!
-  "Byte offset just past text in the abstract."
+  "Byte offset just past text in the abstract (or the title, when inTitle)."
   end: Int!
+  "Whether the mention is in the paper's title rather than its abstract."
+  inTitle: Boolean!
 }
 
 "A task, modality, dataset or technique: one concept, one node."
@@ -1243,6 +1252,8 @@ func (ec *executionContext) childFields_Mention(ctx context.Context, field graph
 		return ec.fieldContext_Mention_start(ctx, field)
 	case "end":
 		return ec.fieldContext_Mention_end(ctx, field)
+	case "inTitle":
+		return ec.fieldContext_Mention_inTitle(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Mention", field.Name)
 }
@@ -2686,6 +2697,29 @@ func (ec *executionContext) _Mention_end(ctx context.Context, field graphql.Coll
 }
 func (ec *executionContext) fieldContext_Mention_end(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Mention", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Mention_inTitle(ctx context.Context, field graphql.CollectedField, obj *graph.Mention) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mention_inTitle(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InTitle, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mention_inTitle(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mention", field, false, false, "Boolean")
 }
 
 func (ec *executionContext) _Mutation_addPapers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -5896,6 +5930,11 @@ func (ec *executionContext) _Mention(ctx context.Context, sel ast.SelectionSet, 
 			}
 		case "end":
 			out.Values[i] = ec._Mention_end(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "inTitle":
+			out.Values[i] = ec._Mention_inTitle(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
