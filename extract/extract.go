@@ -192,6 +192,7 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	w.focus.opening = w.problemEnd(w.bodyWord, len(w.words))
 	ids := s.ids
 	w.matchVocab(x.v.entities, ids)
+	w.ellipses(x.v.entities, ids)
 	w.matchVocab(x.v.modalities, ids)
 	s.matches = w.matches
 	acronyms := w.resolveAcronyms()
@@ -324,6 +325,44 @@ func (w *doc) matchVocab(t *trie, ids []uint32) {
 				w.taken[i] = true
 			}
 			w.nested(t, ids, m)
+		}
+	}
+}
+
+// ellipses links the first conjunct of a coordination that shares its
+// head with the second: "large language and vision-language models"
+// names large language models too, whose "models" the text leaves out.
+// Only the words just before the "and" are tried, up to three, with the
+// head of the match after it.
+func (w *doc) ellipses(t *trie, ids []uint32) {
+	var toks []token
+	var tids []uint32
+	for _, m := range w.matches {
+		and := m.first - 1
+		if and < 1 || m.last == m.first || w.toks[and].text != "and" && w.toks[and].text != "or" {
+			continue
+		}
+		for k := min(3, and); k >= 1; k-- {
+			first := and - k
+			if first < w.bodyTok && and >= w.bodyTok {
+				break
+			}
+			toks = append(append(toks[:0], w.toks[first:and]...), w.toks[m.last])
+			tids = append(append(tids[:0], ids[first:and]...), ids[m.last])
+			got := t.match(nil, toks, tids)
+			if len(got) != 1 || got[0].first != 0 || got[0].last != len(toks)-1 {
+				continue
+			}
+			start, end := w.toks[first].start, w.toks[and-1].end
+			if w.taken[start] {
+				break
+			}
+			for _, e := range got[0].entries {
+				if ent := &w.x.v.entries[e]; ent.kind == graph.Technique || ent.kind == graph.Task {
+					w.add(ent.kind, ent.name, e, start, end)
+				}
+			}
+			break
 		}
 	}
 }
