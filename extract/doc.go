@@ -7,10 +7,14 @@
 // arXiv metadata), cleaned of markup by Clean, then matched against an
 // embedded vocabulary (vocab/*.tsv: kind, canonical name, aliases, broader
 // names) with a token trie, so the cost is linear in the text whatever the
-// vocabulary's size. Acronyms defined in the text ("Vision-Language Models
-// (VLMs)") resolve their later uses, and context patterns find names no
-// vocabulary lists: the paper's own name ("we propose X", "termed X") and
-// new datasets ("X, a large-scale benchmark", "on X and Y").
+// vocabulary's size. The title is read as a first sentence. Acronyms
+// defined in the text ("Vision-Language Models (VLMs)") resolve their
+// later uses, and context patterns find names no vocabulary lists: the
+// paper's own name ("HUMOF: ...", "we propose X", "termed X") and new
+// datasets ("X, a large-scale benchmark", "on X and Y"). A task phrase
+// grammar finds tasks no list has ("human motion forecasting"), a
+// technique the paper is about is also its task (a role), and denied
+// mentions ("without MCMC") are not links.
 //
 //	x, err := extract.New(extract.Options{})
 //	r := extract.NewReader(f, "papers.jsonl", extract.ReaderOptions{})

@@ -378,7 +378,9 @@ func (w *doc) phraseAt(i int) (phrase, bool) {
 		return phrase{}, false
 	}
 	if wd.class&taskGerund != 0 && w.startsClause(i) {
-		return w.gerundPhrase(i, taskGerunds[wd.lower])
+		// "Forecasting Future Satellite Images" is future satellite
+		// image forecasting.
+		return w.objectPhrase(i, taskGerunds[wd.lower], i+1)
 	}
 	head, agent := wd.lower, false
 	if wd.class&agentNoun != 0 {
@@ -402,11 +404,7 @@ func (w *doc) phraseAt(i int) (phrase, bool) {
 	if first == i || w.words[i].open && first < i {
 		return phrase{}, false
 	}
-	mods := make([]string, 0, i-first+1)
-	for j := first; j < i; j++ {
-		mods = append(mods, modifierForm(w.words[j].text))
-	}
-	return phrase{name: strings.Join(append(mods, head), " "), start: w.words[first].start, end: wd.end, agent: agent}, true
+	return phrase{name: w.phraseName(first, i, head), start: w.words[first].start, end: wd.end, agent: agent}, true
 }
 
 // titlePurpose returns the noun phrase after a title's "for", which
@@ -442,11 +440,7 @@ func (w *doc) titlePurpose() (phrase, bool) {
 		if next := last + 1; next < w.bodyWord && !w.words[last].stop && !w.words[last].comma && w.words[next].class&notModifier == 0 {
 			return phrase{}, false
 		}
-		mods := make([]string, 0, last-from+1)
-		for j := from; j <= last; j++ {
-			mods = append(mods, modifierForm(w.words[j].text))
-		}
-		return phrase{name: strings.Join(mods, " "), start: w.words[from].start, end: w.words[last].end}, true
+		return phrase{name: w.phraseName(from, last+1, ""), start: w.words[from].start, end: w.words[last].end}, true
 	}
 	return phrase{}, false
 }
@@ -482,11 +476,17 @@ func (w *doc) startsClause(i int) bool {
 	return false
 }
 
-// gerundPhrase reads "Forecasting Future Satellite Images" as future
-// satellite image forecasting: up to four object words to the first
-// preposition or punctuation.
-func (w *doc) gerundPhrase(i int, head string) (phrase, bool) {
-	return w.objectPhrase(i, head, i+1)
+// phraseName is the canonical name of words from..to-1 as modifiers,
+// then head when there is one.
+func (w *doc) phraseName(from, to int, head string) string {
+	parts := make([]string, 0, to-from+1)
+	for j := from; j < to; j++ {
+		parts = append(parts, modifierForm(w.words[j].text))
+	}
+	if head != "" {
+		parts = append(parts, head)
+	}
+	return strings.Join(parts, " ")
 }
 
 // objectPhrase names the problem of head applied to the object that
@@ -508,11 +508,7 @@ func (w *doc) objectPhrase(i int, head string, from int) (phrase, bool) {
 	if last < 0 {
 		return phrase{}, false
 	}
-	mods := make([]string, 0, last-from+2)
-	for j := from; j <= last; j++ {
-		mods = append(mods, modifierForm(w.words[j].text))
-	}
-	return phrase{name: strings.Join(append(mods, head), " "), start: w.words[i].start, end: w.words[last].end}, true
+	return phrase{name: w.phraseName(from, last+1, head), start: w.words[i].start, end: w.words[last].end}, true
 }
 
 // modifier reports whether word j can modify a task head: a content word
