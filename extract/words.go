@@ -166,3 +166,62 @@ var commonCapitalised = map[string]bool{
 	"moreover": true, "however": true, "additionally": true, "then": true, "here": true,
 	"experiments": true, "extensive": true, "results": true, "code": true, "project": true,
 }
+
+// wordClass marks the roles a word plays in the context patterns, by its
+// lower-case form. Each word is looked up once, in wordClasses, when it
+// is split off; the patterns then test bits rather than hash the word
+// into one map per question, which was most of their time.
+type wordClass uint32
+
+const (
+	introGerund  wordClass = 1 << iota // introGerunds
+	introVerb                          // a form of introVerbs (isIntroVerb)
+	namingWord                         // namingWords
+	methodHead                         // methodHeads
+	determiner                         // determiners
+	datasetHead                        // datasetHeads
+	afterOnVerb                        // notAfterOn
+	listLeadWord                       // listLead
+	commonCap                          // commonCapitalised
+	unit                               // units
+	notName                            // notNames
+	taskHead                           // taskHeads and fieldHeads
+	notModifier                        // notModifiers
+	participle                         // participles
+	taskGerund                         // a key of taskGerunds
+	agentNoun                          // a key of agentHeads, or its plural
+	negator                            // negators
+)
+
+var wordClasses = func() map[string]wordClass {
+	m := map[string]wordClass{}
+	for c, set := range map[wordClass]map[string]bool{
+		introGerund: introGerunds, namingWord: namingWords, methodHead: methodHeads,
+		determiner: determiners, datasetHead: datasetHeads, afterOnVerb: notAfterOn,
+		listLeadWord: listLead, commonCap: commonCapitalised, unit: units, notName: notNames,
+		taskHead: taskHeads, notModifier: notModifiers, participle: participles, negator: negators,
+	} {
+		for w := range set {
+			m[w] |= c
+		}
+	}
+	for w := range fieldHeads {
+		m[w] |= taskHead
+	}
+	for w := range taskGerunds {
+		m[w] |= taskGerund
+	}
+	for w := range agentHeads {
+		m[w] |= agentNoun
+		m[w+"s"] |= agentNoun
+	}
+	// Every word isIntroVerb accepts is a verb with one of these endings.
+	for v := range introVerbs {
+		for _, end := range []string{"", "s", "d", "ds", "es"} {
+			if isIntroVerb(v + end) {
+				m[v+end] |= introVerb
+			}
+		}
+	}
+	return m
+}()
