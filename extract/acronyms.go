@@ -24,7 +24,7 @@ type acronym struct {
 // resolveAcronyms finds the "Long Form (ACR)" definitions, links each
 // later use of an acronym whose long form is in the vocabulary, and
 // returns the definitions by short form.
-func (w *doc) resolveAcronyms() map[string]*acronym {
+func (w *work) resolveAcronyms() map[string]*acronym {
 	defs := map[string]*acronym{}
 	for i := range w.words {
 		wd := &w.words[i]
@@ -65,7 +65,7 @@ func (w *doc) resolveAcronyms() map[string]*acronym {
 // speaker extraction. An entity whose name's words all occur in the long
 // form keeps them: "dLLMs" after "Diffusion large language models" is a
 // diffusion language model.
-func (w *doc) dropClashes(short, long string) {
+func (w *work) dropClashes(short, long string) {
 	in := lowerWords(long)
 	for i := 0; i < len(w.order); i++ {
 		f := w.order[i]
@@ -103,7 +103,7 @@ func shortForm(s string) bool {
 // (2003): every letter or digit of the short form, right to left, is found
 // in the words before it, the first one at the start of a word, within
 // min(|short|+5, 2*|short|) words.
-func (w *doc) longForm(i int) int {
+func (w *work) longForm(i int) int {
 	short := strings.ToLower(singular(w.words[i].text))
 	limit := min(len(short)+5, 2*len(short))
 	first := i
@@ -145,7 +145,7 @@ func wordByte(c byte) bool {
 
 // entriesEndingAt returns the vocabulary entries of the entity matches
 // that cover exactly cleaned bytes [start, end).
-func (w *doc) entriesEndingAt(start, end int) []int {
+func (w *work) entriesEndingAt(start, end int) []int {
 	var out []int
 	a, b := w.text.Span(start, end)
 	for _, fd := range w.order {

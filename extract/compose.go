@@ -35,7 +35,7 @@ var doneToModels = setOf("quantization pruning compression distillation unlearni
 // task phrase whose head is one ("ternary quantization") becomes the
 // vocabulary's task for that family ("LLM quantization", "LLM
 // reasoning") where there is one.
-func (w *doc) compose() {
+func (w *work) compose() {
 	var prefixes []string
 	for _, fam := range families {
 		if _, ok := w.found[graph.EntityID(graph.Technique, fam.technique)]; ok {

@@ -27,7 +27,7 @@ var notAfterOn = map[string]bool{
 // not list, from their context: "X, a large-scale dataset", "the X
 // benchmark", "dataset X", "GIQA-160K", "on X and Y" after results, and
 // the other names of a list that holds one dataset.
-func (w *doc) datasets(defs map[string]*acronym, name string) {
+func (w *work) datasets(defs map[string]*acronym, name string) {
 	is := make([]bool, len(w.words))
 	for i := range w.words {
 		wd := &w.words[i]
@@ -102,7 +102,7 @@ var listLead = map[string]bool{"e.g": true, "e.g.": true, "i.e": true, "i.e.": t
 // afterDatasetHead reports whether word i follows "dataset" or
 // "benchmarks", directly ("the synthetic dataset BEDLAM") or through a
 // list lead ("benchmarks (e.g., DiLiGenT, ...").
-func (w *doc) afterDatasetHead(i int) bool {
+func (w *work) afterDatasetHead(i int) bool {
 	for j := i - 1; j >= 0 && j >= i-3; j-- {
 		prev := w.words[j]
 		if prev.class&datasetHead != 0 {
@@ -119,7 +119,7 @@ func (w *doc) afterDatasetHead(i int) bool {
 // ("Llama3-70B", "Qwen2.5-7B-Instruct") as techniques: GUIDELINES.md
 // counts named prior systems used as building blocks as techniques, and
 // a parameter count or tuning suffix marks a model, not a dataset.
-func (w *doc) checkpoints(name string) {
+func (w *work) checkpoints(name string) {
 	for i := range w.words {
 		wd := &w.words[i]
 		if w.taken[wd.start] || wd.text == name || !wd.named || !isModelName(wd.text) {
@@ -135,7 +135,7 @@ func (w *doc) checkpoints(name string) {
 // candidate reports whether a word may name a new dataset: a coined name
 // or capitalised word that no vocabulary entry or defined acronym
 // already explains, and not a number, size or percentage.
-func (w *doc) candidate(i int, defs map[string]*acronym) bool {
+func (w *work) candidate(i int, defs map[string]*acronym) bool {
 	if c := w.cand[i]; c != 0 {
 		return c > 0
 	}
@@ -147,7 +147,7 @@ func (w *doc) candidate(i int, defs map[string]*acronym) bool {
 	return ok
 }
 
-func (w *doc) isCandidate(i int, defs map[string]*acronym) bool {
+func (w *work) isCandidate(i int, defs map[string]*acronym) bool {
 	wd := &w.words[i]
 	if w.taken[wd.start] || len(wd.text) < 2 {
 		return false
@@ -354,7 +354,7 @@ var units = map[string]bool{"macs": true, "flops": true, "gflops": true, "tflops
 
 // appositiveDataset reports whether word i is followed by ", a/an/the
 // ... dataset" (within a few words of the same clause).
-func (w *doc) appositiveDataset(i int) bool {
+func (w *work) appositiveDataset(i int) bool {
 	wd := w.words[i]
 	j := i + 1
 	if wd.close || !wd.comma {
@@ -391,7 +391,7 @@ func (w *doc) appositiveDataset(i int) bool {
 // as the long form of a name is ("3D Motion and Animation Dataset
 // (BigMaQ)", "Rectified Decoupled Dataset Distillation"), rather than a
 // name of its own ("the Weather dataset").
-func (w *doc) inLongForm(i int) bool {
+func (w *work) inLongForm(i int) bool {
 	wd := w.words[i]
 	if wd.named || i == 0 || i == w.bodyWord {
 		return false

@@ -67,7 +67,7 @@ func idOf(clean string) string {
 // id is idInto of the abstract, reading the tokens' lower-cased text when
 // lower is known: tokens are exactly the runs of letters and digits that
 // the id hashes. The title, when there is one, is not part of the id.
-func (w *doc) id(buf []byte, lower string) string {
+func (w *work) id(buf []byte, lower string) string {
 	if lower == "" {
 		return idInto(buf, w.text.Clean[w.body:])
 	}
@@ -121,8 +121,8 @@ type found struct {
 	mentions []graph.Mention
 }
 
-// doc is the working state of one extraction.
-type doc struct {
+// work is the working state of one extraction.
+type work struct {
 	x     *Extractor
 	text  Text
 	toks  []token
@@ -177,7 +177,7 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 		s.found = map[string]*found{}
 	}
 	clear(s.found)
-	w := &doc{
+	w := &work{
 		x: x, text: t, toks: s.parts.toks, words: s.parts.words,
 		found: s.found, order: s.order[:0], founds: s.founds[:0], mentions: s.mentions[:0],
 		taken: s.taken, cand: s.cand, matches: s.matches,
@@ -266,7 +266,7 @@ func resize[T any](s []T, n int) []T {
 
 // add records an entity mention covering cleaned bytes [start, end),
 // unless the text denies it (negated).
-func (w *doc) add(kind graph.Kind, name string, entry, start, end int) {
+func (w *work) add(kind graph.Kind, name string, entry, start, end int) {
 	if w.x.off&stageNegation == 0 && w.negated(start, end) {
 		return
 	}
@@ -276,7 +276,7 @@ func (w *doc) add(kind graph.Kind, name string, entry, start, end int) {
 
 // addMention records the evidence m (offsets in text.Orig) for an
 // entity.
-func (w *doc) addMention(kind graph.Kind, name string, entry int, m graph.Mention) {
+func (w *work) addMention(kind graph.Kind, name string, entry int, m graph.Mention) {
 	var id string
 	if entry >= 0 {
 		id = w.x.v.entries[entry].id
@@ -303,7 +303,7 @@ func (w *doc) addMention(kind graph.Kind, name string, entry int, m graph.Mentio
 
 // matchVocab links the vocabulary matches of t in the title and in the
 // abstract; no match spans the two.
-func (w *doc) matchVocab(t *trie, ids []uint32) {
+func (w *work) matchVocab(t *trie, ids []uint32) {
 	w.matches = t.match(w.matches[:0], w.toks[:w.bodyTok], ids[:w.bodyTok])
 	n := len(w.matches)
 	w.matches = t.match(w.matches, w.toks[w.bodyTok:], ids[w.bodyTok:])
@@ -334,7 +334,7 @@ func (w *doc) matchVocab(t *trie, ids []uint32) {
 // names large language models too, whose "models" the text leaves out.
 // Only the words just before the "and" are tried, up to three, with the
 // head of the match after it.
-func (w *doc) ellipses(t *trie, ids []uint32) {
+func (w *work) ellipses(t *trie, ids []uint32) {
 	var toks []token
 	var tids []uint32
 	for _, m := range w.matches {
@@ -372,7 +372,7 @@ func (w *doc) ellipses(t *trie, ids []uint32) {
 // language model, and the longer match hid it. A technique joined to the
 // rest by a hyphen is a modifier: "non-convex optimization" is not convex
 // optimization.
-func (w *doc) nested(t *trie, ids []uint32, m match) {
+func (w *work) nested(t *trie, ids []uint32, m match) {
 	if m.last == m.first || !slices.ContainsFunc(m.entries, func(e int) bool { return w.x.v.entries[e].kind == graph.Task }) {
 		return
 	}
@@ -398,7 +398,7 @@ func (w *doc) nested(t *trie, ids []uint32, m match) {
 // a longer hyphenated name: "MMBench" in "MMBench-GUI", "MAS" in
 // "A2A-MAS". A lower-case continuation ("LLM-based") or prefix
 // ("multi-LLM") keeps the match.
-func (w *doc) partOfName(start, end int) bool {
+func (w *work) partOfName(start, end int) bool {
 	s := w.text.Clean
 	if end+1 < len(s) && s[end] == '-' {
 		if c := s[end+1]; c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == 'v' && end+2 < len(s) && s[end+2] >= '0' && s[end+2] <= '9' {
@@ -415,7 +415,7 @@ func (w *doc) partOfName(start, end int) bool {
 
 // newFound returns a pointer to a copy of f, from w's arena, with room
 // for a few mentions.
-func (w *doc) newFound(f found) *found {
+func (w *work) newFound(f found) *found {
 	if len(w.founds) == cap(w.founds) {
 		// A new array: w.found points into the old one.
 		w.founds = make([]found, 0, max(64, 2*cap(w.founds)))
@@ -426,7 +426,7 @@ func (w *doc) newFound(f found) *found {
 }
 
 // carve returns an empty slice with room for n mentions from w's arena.
-func (w *doc) carve(n int) []graph.Mention {
+func (w *work) carve(n int) []graph.Mention {
 	if cap(w.mentions)-len(w.mentions) < n {
 		// A new array: found entities' mentions point into the old one.
 		w.mentions = make([]graph.Mention, 0, max(256, 2*cap(w.mentions), n))
@@ -437,7 +437,7 @@ func (w *doc) carve(n int) []graph.Mention {
 }
 
 // fill copies the found entities, their ancestors and mentions into p.
-func (w *doc) fill(p *graph.Paper) {
+func (w *work) fill(p *graph.Paper) {
 	fs := slices.Clone(w.order)
 	nMentions := 0
 	for _, f := range fs {
@@ -513,7 +513,7 @@ func (w *doc) fill(p *graph.Paper) {
 // dropOwnName removes the paper's own name from its techniques and tasks:
 // a paper's new method is its name, not a technique it uses
 // (GUIDELINES.md). A dataset the paper introduces stays a dataset.
-func (w *doc) dropOwnName(name string) {
+func (w *work) dropOwnName(name string) {
 	for _, k := range []graph.Kind{graph.Technique, graph.Task} {
 		if f, ok := w.found[graph.EntityID(k, name)]; ok {
 			w.unlink(f)
@@ -522,7 +522,7 @@ func (w *doc) dropOwnName(name string) {
 }
 
 // unlink removes a found entity.
-func (w *doc) unlink(f *found) {
+func (w *work) unlink(f *found) {
 	delete(w.found, f.id)
 	w.order = slices.DeleteFunc(w.order, func(o *found) bool { return o == f })
 }
@@ -531,7 +531,7 @@ func (w *doc) unlink(f *found) {
 // uses: "Parameter-Efficient Fine-Tuning (PEFT) methods have become
 // crucial ..." makes PEFT the paper's task; "we fine-tune with LoRA" in
 // its fifth sentence does not (see about).
-func (w *doc) roles() {
+func (w *work) roles() {
 	for _, f := range slices.Clone(w.order) {
 		if f.entry < 0 || !w.x.v.entries[f.entry].role {
 			continue
@@ -550,7 +550,7 @@ func (w *doc) roles() {
 // role the paper names first, else the first task phrase of the
 // abstract, each of which failed only the test of being what the paper
 // is about.
-func (w *doc) ensureTask() {
+func (w *work) ensureTask() {
 	if slices.ContainsFunc(w.order, func(f *found) bool { return f.kind == graph.Task }) {
 		return
 	}
@@ -569,7 +569,7 @@ func (w *doc) ensureTask() {
 // titleTechniqueTask links, as a task, the technique a title is about
 // ("Gradient Descent with Large Step Sizes: ..."): the last resort of
 // ensureTask, for papers that study a method for its own sake.
-func (w *doc) titleTechniqueTask() {
+func (w *work) titleTechniqueTask() {
 	for _, f := range w.order {
 		if f.kind != graph.Technique || len(f.mentions) == 0 {
 			continue
@@ -587,14 +587,14 @@ func (w *doc) titleTechniqueTask() {
 // paper is about: in its title or its abstract's opening sentence, before
 // the words that turn to the method ("... via X", "... using X",
 // "optimized through X").
-func (w *doc) about(a int) bool {
+func (w *work) about(a int) bool {
 	return a < w.focus.title || w.base <= a && a < w.focus.opening
 }
 
 // problemEnd returns the offset in text.Orig where the part of words
 // from..to-1 that states the problem ends: at the first word that turns
 // to the method, or at the end of the first sentence.
-func (w *doc) problemEnd(from, to int) int {
+func (w *work) problemEnd(from, to int) int {
 	end := 0
 	for i := from; i < to; i++ {
 		wd := w.words[i]

@@ -38,7 +38,7 @@ var determiners = map[string]bool{"a": true, "an": true, "the": true, "our": tru
 // from the sentences that introduce something ("we propose X", "we
 // introduce Long Form (X)", "..., named X"), then from "the proposed X",
 // then from bold markup; the first introduced wins.
-func (w *doc) name(defs map[string]*acronym) string {
+func (w *work) name(defs map[string]*acronym) string {
 	if s := w.titleName(); s != "" {
 		return s
 	}
@@ -97,7 +97,7 @@ func (w *doc) name(defs map[string]*acronym) string {
 
 // introducedBy reports whether the verb at word i has "we" or "this
 // paper/work" as its subject (a few words back, for "we first propose").
-func (w *doc) introducedBy(i int) bool {
+func (w *work) introducedBy(i int) bool {
 	for j := i - 1; j >= 0 && j >= i-3; j-- {
 		switch w.words[j].lower {
 		case "we", "paper", "work", "study", "article":
@@ -125,7 +125,7 @@ var conceptWords = setOf("concept notion idea problem task setting metric measur
 
 // objectName reads the object of an introducing verb starting at word
 // start and returns the name it gives, if any.
-func (w *doc) objectName(start int, defs map[string]*acronym) string {
+func (w *work) objectName(start int, defs map[string]*acronym) string {
 	end := start
 	for end < len(w.words) && end-start < 14 {
 		end++
@@ -215,7 +215,7 @@ func (w *doc) objectName(start int, defs map[string]*acronym) string {
 // standsAlone reports whether word i ends a noun phrase, as a name does
 // ("we propose Dolphin, a ...", "termed RIG."), rather than modifying the
 // next word ("we propose Bayesian optimization").
-func (w *doc) standsAlone(i int) bool {
+func (w *work) standsAlone(i int) bool {
 	wd := w.words[i]
 	if wd.comma || wd.stop || wd.close || i+1 >= len(w.words) {
 		return true
@@ -226,7 +226,7 @@ func (w *doc) standsAlone(i int) bool {
 
 // namedAfter returns the name given after "named", "termed" and the like:
 // the acronym when a Long Form (ACR) follows, else the word itself.
-func (w *doc) namedAfter(j int, defs map[string]*acronym) string {
+func (w *work) namedAfter(j int, defs map[string]*acronym) string {
 	if j >= len(w.words) {
 		return ""
 	}
@@ -252,7 +252,7 @@ func (w *doc) namedAfter(j int, defs map[string]*acronym) string {
 // generic reports whether a word is a vocabulary concept rather than a
 // coined name: a match of a generic (lower-case canonical) task or
 // technique, or an acronym defined as one.
-func (w *doc) generic(wd word) bool {
+func (w *work) generic(wd word) bool {
 	if !w.taken[wd.start] {
 		return false
 	}
@@ -272,7 +272,7 @@ func (w *doc) generic(wd word) bool {
 
 // boldName returns the first bold name-like phrase of the original
 // abstract ("**Dolphin**", "\textbf{TP-GRPO}"), cleaned.
-func (w *doc) boldName() string {
+func (w *work) boldName() string {
 	if !strings.Contains(w.text.Orig, "**") && !strings.Contains(w.text.Orig, "\\textbf{") {
 		return ""
 	}

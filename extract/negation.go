@@ -19,7 +19,7 @@ var negatedPairs = setOf("instead-of rather-than free-of")
 // text denies: after a negator in the same clause ("does not require
 // retraining", "without a tokenizer"), or with "-free" after it
 // ("MCMC-free", "verifier-free").
-func (w *doc) negated(start, end int) bool {
+func (w *work) negated(start, end int) bool {
 	c := w.text.Clean
 	if strings.HasPrefix(c[end:], "-free") {
 		return true

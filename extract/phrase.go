@@ -152,7 +152,7 @@ const maxModifiers = 3
 
 // taskPhrases links the task phrases the paper is about, but for its own
 // name.
-func (w *doc) taskPhrases(name string) {
+func (w *work) taskPhrases(name string) {
 	var found []phrase
 	for i := range w.words {
 		if p, ok := w.phraseAt(i); ok {
@@ -223,7 +223,7 @@ func headSynonyms(name string) []string {
 
 // contribution reports whether cleaned offset at is in a sentence about
 // the paper's own work: "we ...", "our ...", "this paper ...".
-func (w *doc) contribution(at int) bool {
+func (w *work) contribution(at int) bool {
 	i, _ := slices.BinarySearchFunc(w.words, at, func(wd word, at int) int { return wd.start - at })
 	for j := min(i, len(w.words)-1); j >= w.bodyWord; j-- {
 		if j < i && w.words[j].stop {
@@ -248,7 +248,7 @@ func (w *doc) contribution(at int) bool {
 
 // subjectEnd returns the cleaned offset where the opening sentence's
 // first six words end.
-func (w *doc) subjectEnd() int {
+func (w *work) subjectEnd() int {
 	i := min(w.bodyWord+6, len(w.words))
 	if i == 0 {
 		return 0
@@ -276,7 +276,7 @@ func shortestForms(found []phrase) {
 // vocabulary tasks matched inside p lose that mention: "Incomplete
 // Multi-View Multi-Label Classification" is one task, not also
 // multi-label classification.
-func (w *doc) linkPhrase(p phrase) {
+func (w *work) linkPhrase(p phrase) {
 	v := w.x.v
 	p.name = familyForm(p.name)
 	for _, name := range headSynonyms(p.name) {
@@ -312,7 +312,7 @@ func (w *doc) linkPhrase(p phrase) {
 // the paper's own name ("Carré du champ flow matching"), or capitalised
 // word by word inside a sentence, as the long forms of names are ("Mask
 // Track Alignment (MATRIX)").
-func (w *doc) namePart(p phrase, name string) bool {
+func (w *work) namePart(p phrase, name string) bool {
 	text := w.text.Clean[p.start:p.end]
 	if name != "" && (strings.Contains(name, text) || strings.Contains(text, name)) {
 		return true
@@ -356,7 +356,7 @@ func spells(name, phrase string) bool {
 // coveredByEntity reports whether cleaned bytes [start, end) are exactly
 // a vocabulary match, or inside one: the vocabulary's name for them wins.
 // For an agent noun only a task's match counts.
-func (w *doc) coveredByEntity(start, end int, agent bool) bool {
+func (w *work) coveredByEntity(start, end int, agent bool) bool {
 	a, b := w.text.Span(start, end)
 	for _, f := range w.order {
 		if f.entry < 0 || f.kind == graph.Modality || agent && f.kind != graph.Task {
@@ -372,7 +372,7 @@ func (w *doc) coveredByEntity(start, end int, agent bool) bool {
 }
 
 // phraseAt returns the task phrase whose head is word i, if any.
-func (w *doc) phraseAt(i int) (phrase, bool) {
+func (w *work) phraseAt(i int) (phrase, bool) {
 	wd := w.words[i]
 	if wd.class&(taskGerund|agentNoun|taskHead) == 0 {
 		return phrase{}, false
@@ -412,7 +412,7 @@ func (w *doc) phraseAt(i int) (phrase, bool) {
 // Priors for Bayesian Inversion", "... for Long-tailed Recognition". The
 // words that praise ("for Efficient X") are skipped; a phrase that runs
 // on into a clause is not taken.
-func (w *doc) titlePurpose() (phrase, bool) {
+func (w *work) titlePurpose() (phrase, bool) {
 	for i := 0; i+1 < w.bodyWord; i++ {
 		if w.words[i].lower != "for" || w.words[i].stop || w.words[i].comma {
 			continue
@@ -447,7 +447,7 @@ func (w *doc) titlePurpose() (phrase, bool) {
 
 // modifiersBefore returns the index of the first of the modifiers before
 // word i, i itself when there are none.
-func (w *doc) modifiersBefore(i int) int {
+func (w *work) modifiersBefore(i int) int {
 	first := i
 	for j := i - 1; j >= 0 && i-j <= maxModifiers; j-- {
 		m := w.words[j]
@@ -465,7 +465,7 @@ func (w *doc) modifiersBefore(i int) int {
 // startsClause reports whether word i opens a title, a sentence or a
 // clause ("... by Tracing ..."), where a gerund is a verb of the paper's
 // own rather than a noun.
-func (w *doc) startsClause(i int) bool {
+func (w *work) startsClause(i int) bool {
 	if i == 0 || i == w.bodyWord || w.words[i-1].stop {
 		return true
 	}
@@ -478,7 +478,7 @@ func (w *doc) startsClause(i int) bool {
 
 // phraseName is the canonical name of words from..to-1 as modifiers,
 // then head when there is one.
-func (w *doc) phraseName(from, to int, head string) string {
+func (w *work) phraseName(from, to int, head string) string {
 	parts := make([]string, 0, to-from+1)
 	for j := from; j < to; j++ {
 		parts = append(parts, modifierForm(w.words[j].text))
@@ -491,7 +491,7 @@ func (w *doc) phraseName(from, to int, head string) string {
 
 // objectPhrase names the problem of head applied to the object that
 // starts at word from: modifiers, then a last noun.
-func (w *doc) objectPhrase(i int, head string, from int) (phrase, bool) {
+func (w *work) objectPhrase(i int, head string, from int) (phrase, bool) {
 	if w.words[i].stop || w.words[i].comma {
 		return phrase{}, false
 	}
@@ -513,7 +513,7 @@ func (w *doc) objectPhrase(i int, head string, from int) (phrase, bool) {
 
 // modifier reports whether word j can modify a task head: a content word
 // or an acronym, not a number, a coined name or the paper's own method.
-func (w *doc) modifier(j int) bool {
+func (w *work) modifier(j int) bool {
 	m := w.words[j]
 	if m.class&notModifier != 0 || len(m.text) < 2 || hasOddChar(m.text) {
 		return false

@@ -56,7 +56,7 @@ var titleOpeners = setOf("towards toward beyond rethinking revisiting on when wh
 // capitalised word the abstract uses again; a phrase of two to four words
 // must recur in the abstract, as a name does and a slogan ("Sample Smart,
 // Not Hard: ...") seldom does.
-func (w *doc) titleName() string {
+func (w *work) titleName() string {
 	if w.body == 0 {
 		return ""
 	}
