@@ -397,7 +397,7 @@ func TestPagination(t *testing.T) {
 	}
 }
 
-func TestHealthAndPlayground(t *testing.T) {
+func TestHealth(t *testing.T) {
 	ts := newTestServer(t, 0, Options{})
 	resp, err := ts.Client().Get(ts.URL + "/healthz")
 	if err != nil {
@@ -407,20 +407,6 @@ func TestHealthAndPlayground(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || string(b) != "ok\n" {
 		t.Errorf("GET /healthz = %d %q; want 200 \"ok\\n\"", resp.StatusCode, b)
-	}
-
-	// The CDN playground takes its query from the URL: / redirects there.
-	resp, err = ts.Client().Get(ts.URL + "/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ = io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "graphiql") {
-		t.Errorf("GET / = %d; want 200 and the GraphiQL page", resp.StatusCode)
-	}
-	if q := resp.Request.URL.Query().Get("query"); !strings.Contains(q, "papersSharing(paper: \""+fxID(1)+"\"") {
-		t.Errorf("GET / redirected to query %q; want papersSharing on the first paper of the top dataset", q)
 	}
 }
 
@@ -436,25 +422,6 @@ func TestExportMounted(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(string(b), "digraph") {
 		t.Errorf("GET /export/dataset:rare.dot = %d %.40q; want 200 and a digraph", resp.StatusCode, b)
-	}
-}
-
-func TestLocalPlayground(t *testing.T) {
-	ts := newTestServer(t, 0, Options{PlaygroundAssets: t.TempDir()})
-	resp, err := ts.Client().Get(ts.URL + "/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	page := string(b)
-	for _, want := range []string{`src="/playground-assets/graphiql.min.js"`, `papersSharing(paper: \"` + fxID(1)} {
-		if !strings.Contains(page, want) {
-			t.Errorf("GET / page lacks %s:\n%s", want, page)
-		}
-	}
-	if strings.Contains(page, "cdn.") {
-		t.Error("local playground page loads from a CDN")
 	}
 }
 
