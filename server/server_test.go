@@ -296,9 +296,9 @@ func TestQueries(t *testing.T) {
 			"neighborhood",
 			`{ neighborhood(id: "dataset:rare") { nodes { id } edges { from to kind } } }`,
 			`{"neighborhood": {"nodes": [{"id": "` + p(1) + `"}, {"id": "` + p(2) + `"}, {"id": "` + p(4) + `"}, {"id": "dataset:rare"}],
-				"edges": [{"from": "` + p(1) + `", "to": "dataset:rare", "kind": "dataset"},
-					{"from": "` + p(2) + `", "to": "dataset:rare", "kind": "dataset"},
-					{"from": "` + p(4) + `", "to": "dataset:rare", "kind": "dataset"}]}}`,
+				"edges": [{"from": "` + p(1) + `", "to": "dataset:rare", "kind": "DATASET"},
+					{"from": "` + p(2) + `", "to": "dataset:rare", "kind": "DATASET"},
+					{"from": "` + p(4) + `", "to": "dataset:rare", "kind": "DATASET"}]}}`,
 		},
 		{
 			"path",
@@ -356,7 +356,7 @@ func TestSubgraphDOT(t *testing.T) {
 func TestPagination(t *testing.T) {
 	ts := newTestServer(t, 0, Options{})
 	const q = `query($after: String) { papers(first: 3, after: $after) {
-		edges { cursor node { id } } pageInfo { hasNextPage endCursor } totalCount } }`
+		edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } totalCount } }`
 	var ids []string
 	var after any
 	for pages := 0; ; pages++ {
@@ -371,14 +371,21 @@ func TestPagination(t *testing.T) {
 					Node   struct{ ID string }
 				}
 				PageInfo struct {
-					HasNextPage bool
-					EndCursor   *string
+					HasNextPage, HasPreviousPage bool
+					StartCursor, EndCursor       *string
 				}
 				TotalCount int
 			}
 		}
 		if err := json.Unmarshal(r.Data, &data); err != nil || len(r.Errors) > 0 {
 			t.Fatalf("errors %+v, %v", r.Errors, err)
+		}
+		pi, es := data.Papers.PageInfo, data.Papers.Edges
+		if pi.HasPreviousPage != (pages > 0) {
+			t.Errorf("page %d: hasPreviousPage = %v; want %v", pages, pi.HasPreviousPage, pages > 0)
+		}
+		if len(es) == 0 || pi.StartCursor == nil || *pi.StartCursor != es[0].Cursor || pi.EndCursor == nil || *pi.EndCursor != es[len(es)-1].Cursor {
+			t.Errorf("page %d: startCursor %v, endCursor %v; want the first and last edges' cursors of %+v", pages, pi.StartCursor, pi.EndCursor, es)
 		}
 		if data.Papers.TotalCount != 8 {
 			t.Errorf("totalCount = %d; want 8", data.Papers.TotalCount)
