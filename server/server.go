@@ -42,6 +42,10 @@ type Options struct {
 	// ("https://app.example.org"); "*" allows any. Empty allows none, so
 	// only same-origin pages (the playground) can call it from a browser.
 	CORSOrigins []string
+	// CORSHeaders are request headers that those pages may send beside
+	// DefaultCORSHeaders ("X-Tenant"); "*" allows any header a preflight
+	// asks for.
+	CORSHeaders []string
 	// PlaygroundAssets, when not empty, is a directory whose files replace
 	// the embedded playground's under /playground/ (graphiql.min.js,
 	// graphiql.min.css, react.production.min.js,
