@@ -1031,7 +1031,7 @@ type Mention {
 
 "A task, modality, dataset or technique: one concept, one node."
 type Entity implements Node {
-  "kind:slug, for example dataset:osworld."
+  "The kind:slug id, for example dataset:osworld."
   id: ID!
   "What kind of concept the entity is."
   kind: EntityKind!

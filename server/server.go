@@ -113,6 +113,7 @@ func (l Limits) withDefaults() Limits {
 //
 //	/              GraphiQL playground, prefilled with an example query
 //	/playground/   its scripts and styles, embedded in the binary
+//	/explore       the explorer app, a reference frontend of the API
 //	/query         GraphQL over GET and POST
 //	/healthz       200 "ok" while serving
 //	/metrics       Prometheus metrics
@@ -155,6 +156,8 @@ func New(cfg Options) (*Server, error) {
 	mux.Handle("/query", s.cors(s.serveGraphQL(m, f, s.graphQL(m))))
 	mux.Handle("GET /{$}", s.playground())
 	mux.Handle("GET /playground/", playgroundAssets(cfg.PlaygroundAssets))
+	mux.Handle("GET /explore", explore())
+	mux.Handle("GET /explore/", explore())
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		io.WriteString(w, "ok\n")
