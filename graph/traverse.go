@@ -1557,9 +1557,10 @@ func nameForms(s string) []string {
 // prefixMatches returns the ids of entities of kind k (0: all) with a name
 // or alias starting with search, each once, at most maxN, and for each how
 // much of its closest name the search covers: len(search)/len(name), 1 for
-// an exact match.
-func prefixMatches(ctx context.Context, sc *keyScanner, k Kind, search string, maxN int) (ids []string, cover map[string]float64) {
-	cover = make(map[string]float64)
+// an exact match, and whether the search ends at a word boundary of one of
+// its names (see wordPrefix).
+func prefixMatches(ctx context.Context, sc *keyScanner, k Kind, search string, maxN int) (ids []string, cover map[string]float64, word map[string]bool) {
+	cover, word = make(map[string]float64), make(map[string]bool)
 	want := ""
 	if k != 0 {
 		want = k.String() + ":"
@@ -1579,10 +1580,11 @@ func prefixMatches(ctx context.Context, sc *keyScanner, k Kind, search string, m
 				ids = append(ids, id)
 			}
 			cover[id] = max(c, float64(len(form))/float64(len(norm)))
+			word[id] = word[id] || wordPrefix(norm, form)
 			return ctx.Err() == nil
 		})
 	}
-	return ids, cover
+	return ids, cover, word
 }
 
 // searchEntities returns at most n entities of kind k whose name or alias
@@ -1597,7 +1599,7 @@ func searchEntities(ctx context.Context, txn *badger.Txn, k Kind, search string,
 		return nil, 0, err
 	}
 	sc := newKeyScanner(txn, nil)
-	ids, _ := prefixMatches(ctx, sc, k, search, maxTotal)
+	ids, _, _ := prefixMatches(ctx, sc, k, search, maxTotal)
 	sc.close()
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
