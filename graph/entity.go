@@ -330,7 +330,7 @@ type Edge struct {
 // Subgraph is a set of nodes and the edges between them, as returned by
 // traversals and consumed by the exporters. Nodes are sorted by ID and
 // edges by (From, To, Kind), so output built from a Subgraph is
-// deterministic.
+// deterministic; Path's alone is in path order instead (see Store.Path).
 type Subgraph struct {
 	Nodes []Node
 	Edges []Edge

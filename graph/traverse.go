@@ -881,9 +881,10 @@ const (
 // Path returns a shortest path between from and to of at most maxHops
 // edges (1..8), found by bidirectional breadth-first search over the same
 // undirected edges as Neighborhood, all kinds; ok is false when there is
-// none within maxHops. Nodes are sorted by ID and edges by (From, To,
-// Kind), as in any Subgraph; follow the edges from from to read the path in
-// order. It fails with ErrBadArgument for maxHops outside 1..8, ErrBadID
+// none within maxHops. Unlike other Subgraphs, it is in path order:
+// Nodes[0] is from and Nodes[len-1] is to, and Edges[i] joins Nodes[i] and
+// Nodes[i+1] (From and To keep the edge's own direction: paper -> entity,
+// entity -> broader). It fails with ErrBadArgument for maxHops outside 1..8, ErrBadID
 // for a malformed id and ErrNotFound for a missing node.
 func (s *Store) Path(ctx context.Context, from, to string, maxHops int) (g Subgraph, ok bool, err error) {
 	if maxHops < 1 || maxHops > maxPathHops {
@@ -921,8 +922,6 @@ func (s *Store) Path(ctx context.Context, from, to string, maxHops int) (g Subgr
 			}
 			g.Edges = append(g.Edges, e)
 		}
-		slices.SortFunc(g.Nodes, func(a, b Node) int { return strings.Compare(a.ID(), b.ID()) })
-		sortEdges(g.Edges)
 		return nil
 	})
 	if err != nil {

@@ -1134,11 +1134,11 @@ type Edge {
   kind: EdgeKind!
 }
 
-"A set of nodes and the edges between them, sorted by id."
+"A set of nodes and the edges between them: sorted by id, except path's, which are in path order."
 type Subgraph {
-  "The papers and entities, sorted by id."
+  "The papers and entities, sorted by id; for path, in path order from its from to its to."
   nodes: [Node!]!
-  "The edges between nodes, sorted by from, to, kind."
+  "The edges between nodes, sorted by from, to, kind; for path, edges[i] joins nodes[i] and nodes[i+1]."
   edges: [Edge!]!
   "The subgraph as a Graphviz DOT digraph."
   dot: String!
@@ -1245,7 +1245,7 @@ type Query {
     "Most nodes returned, 1..500."
     limit: Int = 200
   ): Subgraph!
-  "A shortest path between from and to of at most maxHops edges; null when there is none."
+  "A shortest path between from and to of at most maxHops edges, nodes and edges in path order; null when there is none."
   path(
     "Id of the paper or entity to start from."
     from: ID!

@@ -302,8 +302,11 @@ func TestQueries(t *testing.T) {
 		},
 		{
 			"path",
-			`{ path(from: "` + p(2) + `", to: "dataset:hub") { nodes { id } } none: path(from: "` + p(2) + `", to: "` + p(40) + `") { nodes { id } } }`,
-			`{"path": {"nodes": [{"id": "` + p(1) + `"}, {"id": "` + p(2) + `"}, {"id": "dataset:hub"}, {"id": "dataset:rare"}]}, "none": null}`,
+			`{ path(from: "` + p(2) + `", to: "dataset:hub") { nodes { id } edges { from to kind } } none: path(from: "` + p(2) + `", to: "` + p(40) + `") { nodes { id } } }`,
+			// In path order, edges in their own direction.
+			`{"path": {"nodes": [{"id": "` + p(2) + `"}, {"id": "dataset:rare"}, {"id": "` + p(1) + `"}, {"id": "dataset:hub"}],
+				"edges": [{"from": "` + p(2) + `", "to": "dataset:rare", "kind": "DATASET"}, {"from": "` + p(1) + `", "to": "dataset:rare", "kind": "DATASET"},
+					{"from": "` + p(1) + `", "to": "dataset:hub", "kind": "DATASET"}]}, "none": null}`,
 		},
 		{
 			"search",
