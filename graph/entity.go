@@ -334,4 +334,7 @@ type Edge struct {
 type Subgraph struct {
 	Nodes []Node
 	Edges []Edge
+	// Truncated reports that a traversal left nodes out at its node cap
+	// (Neighborhood's Limit); other Subgraphs are complete.
+	Truncated bool
 }

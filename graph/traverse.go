@@ -681,7 +681,8 @@ const maxNeighborhoodHops = 4
 // following paper-entity edges both ways and taxonomy edges both ways,
 // through papers and entities of q.Kinds only (the start node is always
 // included), and the edges between them. Once q.Limit nodes are reached it
-// stops, so a hub contributes only its first papers in id order. Nodes are
+// stops, so a hub contributes only its first papers in id order, and
+// Truncated reports that nodes were left out. Nodes are
 // sorted by ID, edges by (From, To, Kind). It fails with ErrBadArgument
 // for hops outside 1..4, ErrBadID for a malformed id and ErrNotFound for a
 // missing node.
@@ -708,21 +709,29 @@ func (s *Store) Neighborhood(ctx context.Context, id string, q NeighborhoodQuery
 		seen := map[string]bool{id: true}
 		nodes := []string{id}
 		frontier := []string{id}
-		for hop := 0; hop < q.Hops && len(frontier) > 0 && len(nodes) < limit; hop++ {
+		// truncated: a node beyond the limit was met. The traversal goes
+		// on past the limit until it meets one, so that a neighbourhood of
+		// exactly limit nodes is not reported cut.
+		truncated := false
+		for hop := 0; hop < q.Hops && len(frontier) > 0 && !truncated; hop++ {
 			var next []string
 			for _, u := range frontier {
 				err := r.neighbors(u, kinds, func(v string) bool {
 					if !seen[v] {
+						if len(nodes) == limit {
+							truncated = true
+							return false
+						}
 						seen[v] = true
 						nodes = append(nodes, v)
 						next = append(next, v)
 					}
-					return len(nodes) < limit
+					return true
 				})
 				if err != nil {
 					return err
 				}
-				if len(nodes) >= limit {
+				if truncated {
 					break
 				}
 			}
@@ -733,6 +742,7 @@ func (s *Store) Neighborhood(ctx context.Context, id string, q NeighborhoodQuery
 		}
 		var err error
 		g, err = r.subgraph(nodes, seen)
+		g.Truncated = truncated
 		return err
 	})
 	if err != nil {

@@ -172,9 +172,10 @@ type ComplexityRoot struct {
 	}
 
 	Subgraph struct {
-		Dot   func(childComplexity int) int
-		Edges func(childComplexity int) int
-		Nodes func(childComplexity int) int
+		Dot       func(childComplexity int) int
+		Edges     func(childComplexity int) int
+		Nodes     func(childComplexity int) int
+		Truncated func(childComplexity int) int
 	}
 }
 
@@ -829,6 +830,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Subgraph.Nodes(childComplexity), true
+	case "Subgraph.truncated":
+		if e.ComplexityRoot.Subgraph.Truncated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Subgraph.Truncated(childComplexity), true
 
 	}
 	return 0, false
@@ -1142,6 +1149,8 @@ type Subgraph {
   edges: [Edge!]!
   "The subgraph as a Graphviz DOT digraph."
   dot: String!
+  "Whether nodes were left out at neighborhood's limit (raise it, lower hops or pick kinds to see them); false for path. The full count is not computed: it would cost the traversal the limit bounds."
+  truncated: Boolean!
 }
 
 "One search result: a paper or an entity."
@@ -1234,7 +1243,7 @@ type Query {
     "Number of matches, 1..100."
     first: Int = 20
   ): [PaperMatch!]!
-  "The nodes within hops of id (following entities of kinds, all when null), at most limit (<= 500) nodes."
+  "The nodes within hops of id (following entities of kinds, all when null), at most limit (<= 500) nodes; truncated says when more were left out."
   neighborhood(
     "Id of the paper or entity at the centre."
     id: ID!
@@ -1548,6 +1557,8 @@ func (ec *executionContext) childFields_Subgraph(ctx context.Context, field grap
 		return ec.fieldContext_Subgraph_edges(ctx, field)
 	case "dot":
 		return ec.fieldContext_Subgraph_dot(ctx, field)
+	case "truncated":
+		return ec.fieldContext_Subgraph_truncated(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Subgraph", field.Name)
 }
@@ -4551,6 +4562,29 @@ func (ec *executionContext) fieldContext_Subgraph_dot(_ context.Context, field g
 	return graphql.NewScalarFieldContext("Subgraph", field, true, true, "String")
 }
 
+func (ec *executionContext) _Subgraph_truncated(ctx context.Context, field graphql.CollectedField, obj *graph.Subgraph) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subgraph_truncated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Truncated, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subgraph_truncated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Subgraph", field, false, false, "Boolean")
+}
+
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6728,6 +6762,11 @@ func (ec *executionContext) _Subgraph(ctx context.Context, sel ast.SelectionSet,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Subgraph_dot(ctx, field, obj)
 				})
+		case "truncated":
+			out.Values[i] = ec._Subgraph_truncated(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

@@ -301,6 +301,11 @@ func TestQueries(t *testing.T) {
 					{"from": "` + p(4) + `", "to": "dataset:rare", "kind": "DATASET"}]}}`,
 		},
 		{
+			"neighborhood truncated",
+			`{ whole: neighborhood(id: "dataset:rare", limit: 4) { truncated } cut: neighborhood(id: "dataset:rare", limit: 3) { truncated nodes { id } } }`,
+			`{"whole": {"truncated": false}, "cut": {"truncated": true, "nodes": [{"id": "` + p(1) + `"}, {"id": "` + p(2) + `"}, {"id": "dataset:rare"}]}}`,
+		},
+		{
 			"path",
 			`{ path(from: "` + p(2) + `", to: "dataset:hub") { nodes { id } edges { from to kind } } none: path(from: "` + p(2) + `", to: "` + p(40) + `") { nodes { id } } }`,
 			// In path order, edges in their own direction.
