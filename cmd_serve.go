@@ -40,7 +40,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	token := fl.String("write-token", "", "enable the addPapers mutation for requests with \"Authorization: Bearer `token`\" (default $PAPERGRAPH_WRITE_TOKEN; empty disables writes)")
 	var origins stringList
 	fl.Var(&origins, "cors-origin", "allow browser pages of this `origin` (https://app.example) to call the API; repeatable; * allows any")
-	assets := fl.String("playground-assets", "", "serve the playground's scripts from this `dir`ectory (see .ci/playground-assets.sh) instead of a CDN")
+	var corsHeaders stringList
+	fl.Var(&corsHeaders, "cors-header", "let those pages send this request `header` beside the ones common clients send (server.DefaultCORSHeaders); repeatable; * allows any")
+	assets := fl.String("playground-assets", "", "serve the playground's files (/playground/...) found in this `dir`ectory in place of the embedded ones, to try another GraphiQL build (see .ci/playground-assets.sh)")
 	noIntro := fl.Bool("no-introspection", false, "turn off schema introspection")
 	seedsIfEmpty := fl.Bool("seeds-if-empty", true, "fill an empty database from the embedded seed abstracts")
 	timeout := fl.Duration("timeout", 10*time.Second, "per-request `duration` limit")
@@ -56,8 +58,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		*token = os.Getenv("PAPERGRAPH_WRITE_TOKEN")
 	}
 	if *assets != "" {
-		if _, err := os.Stat(*assets + "/graphiql.min.js"); err != nil {
-			return fmt.Errorf("--playground-assets: %w (install them with .ci/playground-assets.sh %s)", err, *assets)
+		if _, err := os.Stat(*assets); err != nil {
+			return fmt.Errorf("--playground-assets: %w", err)
 		}
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
@@ -83,6 +85,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		},
 		WriteToken:           *token,
 		CORSOrigins:          origins,
+		CORSHeaders:          corsHeaders,
 		PlaygroundAssets:     *assets,
 		DisableIntrospection: *noIntro,
 		Limits:               server.Limits{Timeout: *timeout, ResponseCacheSize: cmp.Or(*respCache, -1)},

@@ -1,19 +1,16 @@
 #!/bin/sh
-# playground-assets.sh DIR installs the GraphiQL playground's scripts and
-# styles from npm into DIR, for `papergraph serve --playground-assets DIR`
-# on machines that cannot reach the CDN gqlgen's playground loads them from.
+# playground-assets.sh [DIR] installs GraphiQL and the React it runs on,
+# at the pinned versions, from npm into DIR (default server/playground, the
+# files the binary embeds), with their licences. Run it to upgrade
+# GraphiQL, then commit server/playground; the server never fetches them.
 #
-# The versions are pinned: graphiql 3.x is the last line shipping a UMD
-# build (graphiql.min.js, global GraphiQL) that runs on React 18's UMD
-# builds without a bundler; the page in server/playground.go expects them.
+# GraphiQL 4.x is the last line shipping a UMD build (graphiql.min.js,
+# global GraphiQL) that runs on React 18's UMD builds without a bundler;
+# server/playground/index.html and start.js expect those globals.
 set -eu
 
-if [ $# -ne 1 ]; then
-	echo "usage: $0 DIR" >&2
-	exit 2
-fi
-dir=$1
-graphiql=3.8.3
+dir=${1:-$(dirname "$0")/../server/playground}
+graphiql=4.1.2
 react=18.3.1
 
 tmp=$(mktemp -d)
@@ -27,4 +24,7 @@ m=$tmp/node_modules
 cp "$m/graphiql/graphiql.min.js" "$m/graphiql/graphiql.min.css" \
 	"$m/react/umd/react.production.min.js" \
 	"$m/react-dom/umd/react-dom.production.min.js" "$dir/"
+cp "$m/graphiql/LICENSE" "$dir/LICENSE.graphiql"
+# react and react-dom ship the same MIT licence.
+cp "$m/react/LICENSE" "$dir/LICENSE.react"
 echo "playground assets (graphiql $graphiql, react $react) in $dir"

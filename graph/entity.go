@@ -330,8 +330,11 @@ type Edge struct {
 // Subgraph is a set of nodes and the edges between them, as returned by
 // traversals and consumed by the exporters. Nodes are sorted by ID and
 // edges by (From, To, Kind), so output built from a Subgraph is
-// deterministic.
+// deterministic; Path's alone is in path order instead (see Store.Path).
 type Subgraph struct {
 	Nodes []Node
 	Edges []Edge
+	// Truncated reports that a traversal left nodes out at its node cap
+	// (Neighborhood's Limit); other Subgraphs are complete.
+	Truncated bool
 }

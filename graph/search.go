@@ -359,6 +359,20 @@ func listText(ctx context.Context, txn *badger.Txn, c *readCache, f PaperFilter,
 	return page, nil
 }
 
+// entityScore is the score of an entity hit in Search: see its blend.
+func entityScore(top, cover float64, word bool) float64 {
+	if word {
+		return (1 + top) * (1 + cover)
+	}
+	return (1 + top) * cover
+}
+
+// wordPrefix reports whether the search form (a prefix of the name norm)
+// ends where a word of norm ends: at its end, or before a space or hyphen.
+func wordPrefix(norm, form string) bool {
+	return len(form) == len(norm) || (len(form) < len(norm) && (norm[len(form)] == ' ' || norm[len(form)] == '-'))
+}
+
 // searchEntityCandidates bounds the entities a search reads from the name
 // index: a one-letter query matches hundreds.
 const searchEntityCandidates = 200
@@ -366,12 +380,19 @@ const searchEntityCandidates = 200
 // Search returns at most limit (<= 0 means 20, at most 100) papers and
 // entities for query, best first, then by id. Papers are ranked by BM25
 // (k1 = 1.2, b = 0.75) over their name, label, title and abstract (see
-// textFullTerm for what is skipped); entities whose name or alias starts
-// with the query (case-insensitive) score by how much of the name the
-// query covers, scaled so that an exact name or alias ranks above every
-// paper: score = (1 + best paper score) * len(query)/len(name). Papers
-// carry their stored record, entities their PaperCount. An empty query
-// (or one made only of stop words, for papers) finds nothing.
+// textFullTerm for what is skipped). Entities whose name or alias starts
+// with the query (case-insensitive) are blended in by how much of the name
+// the query covers, cover = len(query)/len(name), with top the best paper
+// score:
+//
+//   - the query is the name, or its first words ("diffusion" for
+//     "diffusion model"): score = (1 + top) * (1 + cover), above every
+//     paper, as a reader typing a concept's name means the concept;
+//   - the query ends inside a word ("diffus"): score = (1 + top) * cover,
+//     among the papers by coverage.
+//
+// Papers carry their stored record, entities their PaperCount. An empty
+// query (or one made only of stop words, for papers) finds nothing.
 func (s *Store) Search(ctx context.Context, query string, limit int) ([]Hit, error) {
 	if limit <= 0 {
 		limit = 20
@@ -384,7 +405,7 @@ func (s *Store) Search(ctx context.Context, query string, limit int) ([]Hit, err
 			return err
 		}
 		sc := newKeyScanner(txn, nil)
-		ids, cover := prefixMatches(ctx, sc, 0, query, searchEntityCandidates)
+		ids, cover, word := prefixMatches(ctx, sc, 0, query, searchEntityCandidates)
 		sc.close()
 		top := 0.0
 		if len(papers) > 0 {
@@ -404,7 +425,7 @@ func (s *Store) Search(ctx context.Context, query string, limit int) ([]Hit, err
 			if err != nil {
 				return err
 			}
-			all = append(all, hit{id: id, score: (1 + top) * cover[id], degree: d})
+			all = append(all, hit{id: id, score: entityScore(top, cover[id], word[id]), degree: d})
 		}
 		// Among equal scores (entities covering the same share of their
 		// names) the one with more papers is the likelier meaning.

@@ -681,7 +681,8 @@ const maxNeighborhoodHops = 4
 // following paper-entity edges both ways and taxonomy edges both ways,
 // through papers and entities of q.Kinds only (the start node is always
 // included), and the edges between them. Once q.Limit nodes are reached it
-// stops, so a hub contributes only its first papers in id order. Nodes are
+// stops, so a hub contributes only its first papers in id order, and
+// Truncated reports that nodes were left out. Nodes are
 // sorted by ID, edges by (From, To, Kind). It fails with ErrBadArgument
 // for hops outside 1..4, ErrBadID for a malformed id and ErrNotFound for a
 // missing node.
@@ -708,21 +709,29 @@ func (s *Store) Neighborhood(ctx context.Context, id string, q NeighborhoodQuery
 		seen := map[string]bool{id: true}
 		nodes := []string{id}
 		frontier := []string{id}
-		for hop := 0; hop < q.Hops && len(frontier) > 0 && len(nodes) < limit; hop++ {
+		// truncated: a node beyond the limit was met. The traversal goes
+		// on past the limit until it meets one, so that a neighbourhood of
+		// exactly limit nodes is not reported cut.
+		truncated := false
+		for hop := 0; hop < q.Hops && len(frontier) > 0 && !truncated; hop++ {
 			var next []string
 			for _, u := range frontier {
 				err := r.neighbors(u, kinds, func(v string) bool {
 					if !seen[v] {
+						if len(nodes) == limit {
+							truncated = true
+							return false
+						}
 						seen[v] = true
 						nodes = append(nodes, v)
 						next = append(next, v)
 					}
-					return len(nodes) < limit
+					return true
 				})
 				if err != nil {
 					return err
 				}
-				if len(nodes) >= limit {
+				if truncated {
 					break
 				}
 			}
@@ -733,6 +742,7 @@ func (s *Store) Neighborhood(ctx context.Context, id string, q NeighborhoodQuery
 		}
 		var err error
 		g, err = r.subgraph(nodes, seen)
+		g.Truncated = truncated
 		return err
 	})
 	if err != nil {
@@ -881,9 +891,10 @@ const (
 // Path returns a shortest path between from and to of at most maxHops
 // edges (1..8), found by bidirectional breadth-first search over the same
 // undirected edges as Neighborhood, all kinds; ok is false when there is
-// none within maxHops. Nodes are sorted by ID and edges by (From, To,
-// Kind), as in any Subgraph; follow the edges from from to read the path in
-// order. It fails with ErrBadArgument for maxHops outside 1..8, ErrBadID
+// none within maxHops. Unlike other Subgraphs, it is in path order:
+// Nodes[0] is from and Nodes[len-1] is to, and Edges[i] joins Nodes[i] and
+// Nodes[i+1] (From and To keep the edge's own direction: paper -> entity,
+// entity -> broader). It fails with ErrBadArgument for maxHops outside 1..8, ErrBadID
 // for a malformed id and ErrNotFound for a missing node.
 func (s *Store) Path(ctx context.Context, from, to string, maxHops int) (g Subgraph, ok bool, err error) {
 	if maxHops < 1 || maxHops > maxPathHops {
@@ -921,8 +932,6 @@ func (s *Store) Path(ctx context.Context, from, to string, maxHops int) (g Subgr
 			}
 			g.Edges = append(g.Edges, e)
 		}
-		slices.SortFunc(g.Nodes, func(a, b Node) int { return strings.Compare(a.ID(), b.ID()) })
-		sortEdges(g.Edges)
 		return nil
 	})
 	if err != nil {
@@ -1557,9 +1566,10 @@ func nameForms(s string) []string {
 // prefixMatches returns the ids of entities of kind k (0: all) with a name
 // or alias starting with search, each once, at most maxN, and for each how
 // much of its closest name the search covers: len(search)/len(name), 1 for
-// an exact match.
-func prefixMatches(ctx context.Context, sc *keyScanner, k Kind, search string, maxN int) (ids []string, cover map[string]float64) {
-	cover = make(map[string]float64)
+// an exact match, and whether the search ends at a word boundary of one of
+// its names (see wordPrefix).
+func prefixMatches(ctx context.Context, sc *keyScanner, k Kind, search string, maxN int) (ids []string, cover map[string]float64, word map[string]bool) {
+	cover, word = make(map[string]float64), make(map[string]bool)
 	want := ""
 	if k != 0 {
 		want = k.String() + ":"
@@ -1579,10 +1589,11 @@ func prefixMatches(ctx context.Context, sc *keyScanner, k Kind, search string, m
 				ids = append(ids, id)
 			}
 			cover[id] = max(c, float64(len(form))/float64(len(norm)))
+			word[id] = word[id] || wordPrefix(norm, form)
 			return ctx.Err() == nil
 		})
 	}
-	return ids, cover
+	return ids, cover, word
 }
 
 // searchEntities returns at most n entities of kind k whose name or alias
@@ -1597,7 +1608,7 @@ func searchEntities(ctx context.Context, txn *badger.Txn, k Kind, search string,
 		return nil, 0, err
 	}
 	sc := newKeyScanner(txn, nil)
-	ids, _ := prefixMatches(ctx, sc, k, search, maxTotal)
+	ids, _, _ := prefixMatches(ctx, sc, k, search, maxTotal)
 	sc.close()
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err

@@ -447,8 +447,14 @@ func TestPath(t *testing.T) {
 		if !match {
 			t.Errorf("Path(%q, %q, %d) = %v; want %v", tt.from, tt.to, tt.maxHops, got, tt.want)
 		}
-		if !slices.IsSortedFunc(g.Nodes, func(a, b Node) int { return strings.Compare(a.ID(), b.ID()) }) {
-			t.Errorf("Path(%q, %q) nodes %v not sorted by id", tt.from, tt.to, subgraphIDs(g))
+		if ids := subgraphIDs(g); !slices.Equal(ids, got) {
+			t.Errorf("Path(%q, %q) nodes %v; want them in path order %v", tt.from, tt.to, ids, got)
+		}
+		for i, e := range g.Edges {
+			a, b := g.Nodes[i].ID(), g.Nodes[i+1].ID()
+			if (e.From != a || e.To != b) && (e.From != b || e.To != a) {
+				t.Errorf("Path(%q, %q) edge %d = %v; want it between %s and %s", tt.from, tt.to, i, e, a, b)
+			}
 		}
 	}
 	for _, hops := range []int{0, 9} {

@@ -27,7 +27,7 @@ var (
 
 // errorCodes maps the errors clients can act on to GraphQL's
 // extensions.code, the first match winning. Their messages are shown;
-// every other error is INTERNAL, logged and shown as "internal error".
+// every other error is INTERNAL_SERVER_ERROR (Apollo's name), logged and shown as "internal error".
 var errorCodes = []struct {
 	err  error
 	code string
@@ -43,6 +43,10 @@ var errorCodes = []struct {
 	// The client went away: nobody reads the answer, nothing to log.
 	{context.Canceled, "CANCELED"},
 }
+
+// internalCode is the extensions.code of every error not in errorCodes,
+// under Apollo's name for it, which client libraries recognise.
+const internalCode = "INTERNAL_SERVER_ERROR"
 
 // presentError is gqlgen's error presenter: every error a resolver returns
 // passes here once.
@@ -66,7 +70,7 @@ func (s *Server) presentError(ctx context.Context, err error) *gqlerror.Error {
 	return &gqlerror.Error{
 		Message:    "internal error",
 		Path:       gqlErr.Path,
-		Extensions: map[string]any{"code": "INTERNAL"},
+		Extensions: map[string]any{"code": internalCode},
 	}
 }
 
@@ -78,7 +82,7 @@ func setCode(e *gqlerror.Error, code string) {
 }
 
 // recoverPanic is gqlgen's recover function: a resolver's panic becomes an
-// INTERNAL error of that field, logged with its stack, and the server
+// INTERNAL_SERVER_ERROR of that field, logged with its stack, and the server
 // keeps serving.
 func (s *Server) recoverPanic(ctx context.Context, v any) error {
 	path := ""

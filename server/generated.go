@@ -28,6 +28,7 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	Edge() EdgeResolver
 	Entity() EntityResolver
 	Mutation() MutationResolver
 	Paper() PaperResolver
@@ -100,8 +101,10 @@ type ComplexityRoot struct {
 	}
 
 	PageInfo struct {
-		EndCursor   func(childComplexity int) int
-		HasNextPage func(childComplexity int) int
+		EndCursor       func(childComplexity int) int
+		HasNextPage     func(childComplexity int) int
+		HasPreviousPage func(childComplexity int) int
+		StartCursor     func(childComplexity int) int
 	}
 
 	Paper struct {
@@ -170,9 +173,10 @@ type ComplexityRoot struct {
 	}
 
 	Subgraph struct {
-		Dot   func(childComplexity int) int
-		Edges func(childComplexity int) int
-		Nodes func(childComplexity int) int
+		Dot       func(childComplexity int) int
+		Edges     func(childComplexity int) int
+		Nodes     func(childComplexity int) int
+		Truncated func(childComplexity int) int
 	}
 }
 
@@ -180,6 +184,9 @@ type ComplexityRoot struct {
 
 // region    ************************** generated!.gotpl **************************
 
+type EdgeResolver interface {
+	Kind(ctx context.Context, obj *graph.Edge) (EdgeKind, error)
+}
 type EntityResolver interface {
 	Aliases(ctx context.Context, obj *graph.Entity) ([]string, error)
 	Broader(ctx context.Context, obj *graph.Entity) ([]graph.Entity, error)
@@ -467,6 +474,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfo.HasNextPage(childComplexity), true
+	case "PageInfo.hasPreviousPage":
+		if e.ComplexityRoot.PageInfo.HasPreviousPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.HasPreviousPage(childComplexity), true
+	case "PageInfo.startCursor":
+		if e.ComplexityRoot.PageInfo.StartCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageInfo.StartCursor(childComplexity), true
 
 	case "Paper.abstract":
 		if e.ComplexityRoot.Paper.Abstract == nil {
@@ -818,6 +837,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Subgraph.Nodes(childComplexity), true
+	case "Subgraph.truncated":
+		if e.ComplexityRoot.Subgraph.Truncated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Subgraph.Truncated(childComplexity), true
 
 	}
 	return 0, false
@@ -913,6 +938,8 @@ datasets and techniques their abstracts mention.
 Ids are stable across runs: a paper's id is 16 hexadecimal digits derived
 from its abstract, an entity's is "kind:slug" ("dataset:osworld").
 Page sizes (first, limit) are at most 100 unless a field says otherwise.
+Connections page forward only (first, after): PageInfo.hasPreviousPage is
+true exactly when after was given.
 """
 schema {
   query: Query
@@ -921,9 +948,13 @@ schema {
 
 "The kind of an entity a paper links to."
 enum EntityKind {
+  "What the paper works on: a problem or application (\"question answering\")."
   TASK
+  "The kind of data the paper works with (\"image\", \"text\")."
   MODALITY
+  "A named dataset or benchmark (\"OSWorld\")."
   DATASET
+  "A method, model family or building block (\"LoRA\", \"diffusion model\")."
   TECHNIQUE
 }
 
@@ -935,13 +966,29 @@ enum EntityOrder {
   NAME
 }
 
+"The kind of an Edge: the kind of entity a paper links to, or a step up the taxonomy."
+enum EdgeKind {
+  "Paper -> task entity."
+  TASK
+  "Paper -> modality entity."
+  MODALITY
+  "Paper -> dataset entity."
+  DATASET
+  "Paper -> technique entity."
+  TECHNIQUE
+  "Entity -> a broader entity of the same kind, its parent in the taxonomy."
+  BROADER
+}
+
 "A paper or an entity: anything with a global id."
 interface Node {
+  "Global id: 16 hexadecimal digits for a paper, kind:slug for an entity."
   id: ID!
 }
 
 "One paper and what the extractor found in its abstract."
 type Paper implements Node {
+  "16 hexadecimal digits derived from the abstract, stable across runs."
   id: ID!
   "The paper's own contribution name (\"Dolphin\"), or null."
   name: String
@@ -949,37 +996,50 @@ type Paper implements Node {
   label: String!
   "The title given by the source, or null."
   title: String
+  "The abstract as read from the source; Mention offsets index into it."
   abstract: String!
   "Base name of the file the paper was read from."
   source: String!
   "1-based record number in source."
   index: Int!
+  "Link to the paper given by the source, or null."
   url: String
+  "Venue given by the source (\"ICLR 2025\"), or null."
   venue: String
   "Publication year, or null when unknown."
   year: Int
+  "Author names in source order; empty when the source has none."
   authors: [String!]!
+  "Keywords given by the source; empty when it has none."
   keywords: [String!]!
+  "Task entities the paper links to, by name."
   tasks: [Entity!]!
+  "Modality entities the paper links to, by name."
   modalities: [Entity!]!
+  "Dataset entities the paper links to, by name."
   datasets: [Entity!]!
+  "Technique entities the paper links to, by name."
   techniques: [Entity!]!
   "The entities the paper links to, sorted by kind then name; only those of kind when given."
-  entities(kind: EntityKind): [Entity!]!
-  "The evidence for the entities: where in the abstract each was found, in order."
+  entities(
+    "Only entities of this kind; all kinds when null."
+    kind: EntityKind
+  ): [Entity!]!
+  "The evidence for the entities: where in the title or the abstract each was found, title first, in order."
   mentions: [Mention!]!
 }
 
-"Where in a paper's abstract an entity was found."
+"Where in a paper's abstract (or title) an entity was found."
 type Mention {
+  "Kind of the entity the text maps to."
   kind: EntityKind!
   "Canonical name of the entity the text maps to."
   entity: String!
   "The matched text exactly as in the abstract (or the title, when inTitle)."
   text: String!
-  "Byte offset of text in the abstract (or the title, when inTitle)."
+  "Byte offset (UTF-8) of text in the abstract, or in the title when inTitle."
   start: Int!
-  "Byte offset just past text in the abstract (or the title, when inTitle)."
+  "Byte offset (UTF-8) just past text in the abstract, or in the title when inTitle."
   end: Int!
   "Whether the mention is in the paper's title rather than its abstract."
   inTitle: Boolean!
@@ -987,8 +1047,9 @@ type Mention {
 
 "A task, modality, dataset or technique: one concept, one node."
 type Entity implements Node {
-  "kind:slug, for example dataset:osworld."
+  "The kind:slug id, for example dataset:osworld."
   id: ID!
+  "What kind of concept the entity is."
   kind: EntityKind!
   "Canonical name."
   name: String!
@@ -1000,37 +1061,60 @@ type Entity implements Node {
   narrower: [Entity!]!
   "Number of papers linked to the entity."
   paperCount: Int!
-  "The papers linked to the entity."
-  papers(first: Int = 20, after: String): PaperConnection!
+  "The papers linked to the entity, in id order."
+  papers(
+    "Page size, 1..100."
+    first: Int = 20
+    "Cursor of the edge to continue after (PageInfo.endCursor); the first page when null."
+    after: String
+  ): PaperConnection!
 }
 
+"Where a page of a connection sits among all its pages (Relay's PageInfo)."
 type PageInfo {
+  "Whether a page follows this one: pass endCursor as after to get it."
   hasNextPage: Boolean!
+  "Whether a page precedes this one; connections page forward only, so it is true exactly when after was given."
+  hasPreviousPage: Boolean!
+  "Cursor of the first edge; null on an empty page."
+  startCursor: String
   "Cursor of the last edge, to pass as after; null on an empty page."
   endCursor: String
 }
 
+"One page of papers (Relay connection)."
 type PaperConnection {
+  "The papers of this page, in order."
   edges: [PaperEdge!]!
+  "Where this page sits, and the cursors to continue from."
   pageInfo: PageInfo!
   "Number of papers matching, across all pages."
   totalCount: Int!
 }
 
+"A paper of a PaperConnection with its cursor."
 type PaperEdge {
+  "Opaque position of this edge, to pass as after."
   cursor: String!
+  "The paper."
   node: Paper!
 }
 
+"One page of entities (Relay connection)."
 type EntityConnection {
+  "The entities of this page, in order."
   edges: [EntityEdge!]!
+  "Where this page sits, and the cursors to continue from."
   pageInfo: PageInfo!
   "Number of entities matching, across all pages."
   totalCount: Int!
 }
 
+"An entity of an EntityConnection with its cursor."
 type EntityEdge {
+  "Opaque position of this edge, to pass as after."
   cursor: String!
+  "The entity."
   node: Entity!
 }
 
@@ -1048,99 +1132,203 @@ input PaperFilter {
 
 "A paper sharing entities with another."
 type PaperMatch {
+  "The other paper."
   paper: Paper!
-  "The entities the two papers share (or, with family, share through the taxonomy)."
+  "The entities the two papers share (or, with family, share through the taxonomy), by kind then name."
   shared: [Entity!]!
+  "Adamic-Adar score: the sum over shared entities of 1/ln(papers linked to it); higher is closer."
   score: Float!
 }
 
-"A directed edge: paper -> entity (kind is the entity kind, \"dataset\") or entity -> broader entity (kind \"broader\")."
+"A directed edge: paper -> entity (kind is the entity's kind) or entity -> broader entity (kind BROADER)."
 type Edge {
+  "Id of the paper or entity the edge leaves."
   from: ID!
+  "Id of the entity the edge reaches."
   to: ID!
-  kind: String!
+  "What the edge means."
+  kind: EdgeKind!
 }
 
-"A set of nodes and the edges between them, sorted by id."
+"A set of nodes and the edges between them: sorted by id, except path's, which are in path order."
 type Subgraph {
+  "The papers and entities, sorted by id; for path, in path order from its from to its to."
   nodes: [Node!]!
+  "The edges between nodes, sorted by from, to, kind; for path, edges[i] joins nodes[i] and nodes[i+1]."
   edges: [Edge!]!
   "The subgraph as a Graphviz DOT digraph."
   dot: String!
+  "Whether nodes were left out at neighborhood's limit (raise it, lower hops or pick kinds to see them); false for path. The full count is not computed: it would cost the traversal the limit bounds."
+  truncated: Boolean!
 }
 
 "One search result: a paper or an entity."
 type SearchHit {
+  "The paper or entity found."
   node: Node!
+  "Relevance, higher first; comparable only within one search."
   score: Float!
 }
 
 "An entity and the number of papers it shares with another."
 type CoOccurrence {
+  "The co-occurring entity."
   entity: Entity!
+  "Number of papers linked to both entities."
   count: Int!
 }
 
+"The number of entities of one kind."
 type KindCount {
+  "The kind counted."
   kind: EntityKind!
+  "Entities of that kind."
   count: Int!
 }
 
+"Sizes of the graph."
 type Stats {
+  "Papers stored."
   papers: Int!
   "Paper -> entity edges."
   edges: Int!
   "Entities of every kind."
   entities: Int!
+  "Entities of each kind, in the order of EntityKind."
   entitiesByKind: [KindCount!]!
 }
 
+"Reads of the graph."
 type Query {
   "The paper or entity with this id (Relay global lookup); null when there is none."
-  node(id: ID!): Node
+  node(
+    "A paper or entity id."
+    id: ID!
+  ): Node
   "The paper with this id; null when there is none."
-  paper(id: ID!): Paper
+  paper(
+    "16 hexadecimal digits."
+    id: ID!
+  ): Paper
   "Papers in id order, or those matching filter."
-  papers(first: Int = 20, after: String, filter: PaperFilter): PaperConnection!
+  papers(
+    "Page size, 1..100."
+    first: Int = 20
+    "Cursor of the edge to continue after (PageInfo.endCursor); the first page when null."
+    after: String
+    "Restriction of the papers listed; all papers when null."
+    filter: PaperFilter
+  ): PaperConnection!
   "The entity of kind whose name or alias is name, case-insensitively; null when there is none."
-  entity(kind: EntityKind!, name: String!): Entity
+  entity(
+    "The kind of the entity."
+    kind: EntityKind!
+    "Its canonical name or an alias, in any case."
+    name: String!
+  ): Entity
   "Entities of kind (all kinds when null) whose name or alias starts with search."
-  entities(kind: EntityKind, search: String, first: Int = 20, after: String, orderBy: EntityOrder = DEGREE): EntityConnection!
+  entities(
+    "Only entities of this kind; all kinds when null."
+    kind: EntityKind
+    "Prefix of a name or alias, case-insensitive; every entity when null."
+    search: String
+    "Page size, 1..100."
+    first: Int = 20
+    "Cursor of the edge to continue after (PageInfo.endCursor); the first page when null."
+    after: String
+    "Order of the results."
+    orderBy: EntityOrder = DEGREE
+  ): EntityConnection!
   "Papers sharing entities of kinds with paper, best first; family also matches through the taxonomy."
-  papersSharing(paper: ID!, kinds: [EntityKind!] = [DATASET], minShared: Int = 1, family: Boolean = false, first: Int = 20): [PaperMatch!]!
-  "The nodes within hops of id (following entities of kinds, all when null), at most limit (<= 500) nodes."
-  neighborhood(id: ID!, hops: Int = 1, kinds: [EntityKind!], limit: Int = 200): Subgraph!
-  "A shortest path between from and to of at most maxHops edges; null when there is none."
-  path(from: ID!, to: ID!, maxHops: Int = 6): Subgraph
+  papersSharing(
+    "Id of the paper to match."
+    paper: ID!
+    "Kinds of entity that count as shared."
+    kinds: [EntityKind!] = [DATASET]
+    "Least number of shared entities for a match."
+    minShared: Int = 1
+    "Also match papers whose entities share an ancestor in the taxonomy with the paper's."
+    family: Boolean = false
+    "Number of matches, 1..100."
+    first: Int = 20
+  ): [PaperMatch!]!
+  "The nodes within hops of id (following entities of kinds, all when null), at most limit (<= 500) nodes; truncated says when more were left out."
+  neighborhood(
+    "Id of the paper or entity at the centre."
+    id: ID!
+    "Number of edges to follow out from id."
+    hops: Int = 1
+    "Kinds of entity to pass through; all kinds when null."
+    kinds: [EntityKind!]
+    "Most nodes returned, 1..500."
+    limit: Int = 200
+  ): Subgraph!
+  "A shortest path between from and to of at most maxHops edges, nodes and edges in path order; null when there is none."
+  path(
+    "Id of the paper or entity to start from."
+    from: ID!
+    "Id of the paper or entity to reach."
+    to: ID!
+    "Longest path looked for, in edges."
+    maxHops: Int = 6
+  ): Subgraph
   "Papers (BM25 over name, label and abstract) and entities (name and alias prefix) matching query, best first."
-  search(query: String!, first: Int = 20): [SearchHit!]!
+  search(
+    "Words to look for."
+    query: String!
+    "Number of hits, 1..100."
+    first: Int = 20
+  ): [SearchHit!]!
   "The entities (of kind, any when null) that share the most papers with entity."
-  coOccurring(entity: ID!, kind: EntityKind, first: Int = 20): [CoOccurrence!]!
+  coOccurring(
+    "Id of the entity."
+    entity: ID!
+    "Only entities of this kind; all kinds when null."
+    kind: EntityKind
+    "Number of entities, 1..100."
+    first: Int = 20
+  ): [CoOccurrence!]!
+  "Sizes of the graph."
   stats: Stats!
   "What the extractor finds in a text, without storing it."
-  extract(text: String!, title: String): Paper!
+  extract(
+    "The abstract (or any text) to read."
+    text: String!
+    "A title, read as the text's first sentence; none when null."
+    title: String
+  ): Paper!
 }
 
 "A paper to add: its abstract and, when known, its title."
 input PaperInput {
+  "The title, or null when unknown."
   title: String
+  "The abstract; its text decides the paper's id."
   abstract: String!
 }
 
+"What addPapers did."
 type AddPapersResult {
+  "Papers new to the store."
   added: Int!
+  "Papers already stored whose extraction changed."
   updated: Int!
+  "Papers already stored as they are."
   unchanged: Int!
   "The papers as extracted and stored, in input order."
   papers: [Paper!]!
 }
 
+"Writes to the graph."
 type Mutation {
   """
   Extracts and stores papers (at most 100 per call). Needs the server's
   write token as "Authorization: Bearer <token>".
   """
-  addPapers(input: [PaperInput!]!): AddPapersResult!
+  addPapers(
+    "The papers to add."
+    input: [PaperInput!]!
+  ): AddPapersResult!
 }
 `, BuiltIn: false},
 }
@@ -1262,6 +1450,10 @@ func (ec *executionContext) childFields_PageInfo(ctx context.Context, field grap
 	switch field.Name {
 	case "hasNextPage":
 		return ec.fieldContext_PageInfo_hasNextPage(ctx, field)
+	case "hasPreviousPage":
+		return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+	case "startCursor":
+		return ec.fieldContext_PageInfo_startCursor(ctx, field)
 	case "endCursor":
 		return ec.fieldContext_PageInfo_endCursor(ctx, field)
 	}
@@ -1376,6 +1568,8 @@ func (ec *executionContext) childFields_Subgraph(ctx context.Context, field grap
 		return ec.fieldContext_Subgraph_edges(ctx, field)
 	case "dot":
 		return ec.fieldContext_Subgraph_dot(ctx, field)
+	case "truncated":
+		return ec.fieldContext_Subgraph_truncated(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Subgraph", field.Name)
 }
@@ -2159,18 +2353,18 @@ func (ec *executionContext) _Edge_kind(ctx context.Context, field graphql.Collec
 			return ec.fieldContext_Edge_kind(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Kind, nil
+			return ec.Resolvers.Edge().Kind(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v EdgeKind) graphql.Marshaler {
+			return ec.marshalNEdgeKind2githubᚗcomᚋpapergraphᚋpapergraphᚋserverᚐEdgeKind(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
 func (ec *executionContext) fieldContext_Edge_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Edge", field, false, false, "String")
+	return graphql.NewScalarFieldContext("Edge", field, true, true, "EdgeKind")
 }
 
 func (ec *executionContext) _Entity_id(ctx context.Context, field graphql.CollectedField, obj *graph.Entity) (ret graphql.Marshaler) {
@@ -2787,6 +2981,52 @@ func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_hasPreviousPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasPreviousPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_hasPreviousPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _PageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *PageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PageInfo_startCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PageInfo_startCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PageInfo", field, false, false, "String")
 }
 
 func (ec *executionContext) _PageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *PageInfo) (ret graphql.Marshaler) {
@@ -4356,6 +4596,29 @@ func (ec *executionContext) fieldContext_Subgraph_dot(_ context.Context, field g
 	return graphql.NewScalarFieldContext("Subgraph", field, true, true, "String")
 }
 
+func (ec *executionContext) _Subgraph_truncated(ctx context.Context, field graphql.CollectedField, obj *graph.Subgraph) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subgraph_truncated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Truncated, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subgraph_truncated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Subgraph", field, false, false, "Boolean")
+}
+
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5676,18 +5939,19 @@ func (ec *executionContext) _Edge(ctx context.Context, sel ast.SelectionSet, obj
 		case "from":
 			out.Values[i] = ec._Edge_from(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "to":
 			out.Values[i] = ec._Edge_to(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "kind":
-			out.Values[i] = ec._Edge_kind(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Edge_kind(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -6012,6 +6276,16 @@ func (ec *executionContext) _PageInfo(ctx context.Context, sel ast.SelectionSet,
 		case "hasNextPage":
 			out.Values[i] = ec._PageInfo_hasNextPage(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "hasPreviousPage":
+			out.Values[i] = ec._PageInfo_hasPreviousPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startCursor":
+			out.Values[i] = ec._PageInfo_startCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		case "endCursor":
@@ -6527,6 +6801,11 @@ func (ec *executionContext) _Subgraph(ctx context.Context, sel ast.SelectionSet,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Subgraph_dot(ctx, field, obj)
 				})
+		case "truncated":
+			out.Values[i] = ec._Subgraph_truncated(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -6962,6 +7241,16 @@ func (ec *executionContext) marshalNEdge2ᚕgithubᚗcomᚋpapergraphᚋpapergra
 	}
 
 	return ret
+}
+
+func (ec *executionContext) unmarshalNEdgeKind2githubᚗcomᚋpapergraphᚋpapergraphᚋserverᚐEdgeKind(ctx context.Context, v any) (EdgeKind, error) {
+	var res EdgeKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNEdgeKind2githubᚗcomᚋpapergraphᚋpapergraphᚋserverᚐEdgeKind(ctx context.Context, sel ast.SelectionSet, v EdgeKind) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) marshalNEntity2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐEntity(ctx context.Context, sel ast.SelectionSet, v graph.Entity) graphql.Marshaler {

@@ -51,7 +51,7 @@ func TestBadRequests(t *testing.T) {
 		{"too complex", complex, nil, http.StatusOK, []string{"COMPLEXITY_LIMIT_EXCEEDED"}},
 		{"write without token", addPapers, nil, http.StatusOK, []string{"UNAUTHENTICATED"}},
 		{"write with wrong token", addPapers, []string{"Authorization: Bearer guess"}, http.StatusOK, []string{"UNAUTHENTICATED"}},
-		{"panic in a resolver", `{ extract(text: "panic") { id } }`, nil, http.StatusOK, []string{"INTERNAL"}},
+		{"panic in a resolver", `{ extract(text: "panic") { id } }`, nil, http.StatusOK, []string{"INTERNAL_SERVER_ERROR"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -68,6 +68,7 @@ var waitingResolvers = map[string][]string{
 // pureResolvers are the resolvers that only convert what their object
 // holds.
 var pureResolvers = map[string][]string{
+	"Edge":      {"kind"},
 	"Paper":     {"name", "title", "url", "venue", "year", "entities", "tasks", "modalities", "datasets", "techniques"},
 	"SearchHit": {"node"},
 	"Stats":     {"entities", "entitiesByKind"},

@@ -3,60 +3,161 @@
 package server
 
 import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+
 	"github.com/papergraph/papergraph/graph"
 )
 
+// What addPapers did.
 type AddPapersResult struct {
-	Added     int `json:"added"`
-	Updated   int `json:"updated"`
+	// Papers new to the store.
+	Added int `json:"added"`
+	// Papers already stored whose extraction changed.
+	Updated int `json:"updated"`
+	// Papers already stored as they are.
 	Unchanged int `json:"unchanged"`
 	// The papers as extracted and stored, in input order.
 	Papers []graph.Paper `json:"papers"`
 }
 
+// One page of entities (Relay connection).
 type EntityConnection struct {
-	Edges    []EntityEdge `json:"edges"`
-	PageInfo *PageInfo    `json:"pageInfo"`
+	// The entities of this page, in order.
+	Edges []EntityEdge `json:"edges"`
+	// Where this page sits, and the cursors to continue from.
+	PageInfo *PageInfo `json:"pageInfo"`
 	// Number of entities matching, across all pages.
 	TotalCount int `json:"totalCount"`
 }
 
+// An entity of an EntityConnection with its cursor.
 type EntityEdge struct {
-	Cursor string        `json:"cursor"`
-	Node   *graph.Entity `json:"node"`
+	// Opaque position of this edge, to pass as after.
+	Cursor string `json:"cursor"`
+	// The entity.
+	Node *graph.Entity `json:"node"`
 }
 
+// The number of entities of one kind.
 type KindCount struct {
-	Kind  graph.Kind `json:"kind"`
-	Count int        `json:"count"`
+	// The kind counted.
+	Kind graph.Kind `json:"kind"`
+	// Entities of that kind.
+	Count int `json:"count"`
 }
 
+// Writes to the graph.
 type Mutation struct {
 }
 
+// Where a page of a connection sits among all its pages (Relay's PageInfo).
 type PageInfo struct {
+	// Whether a page follows this one: pass endCursor as after to get it.
 	HasNextPage bool `json:"hasNextPage"`
+	// Whether a page precedes this one; connections page forward only, so it is true exactly when after was given.
+	HasPreviousPage bool `json:"hasPreviousPage"`
+	// Cursor of the first edge; null on an empty page.
+	StartCursor *string `json:"startCursor,omitempty"`
 	// Cursor of the last edge, to pass as after; null on an empty page.
 	EndCursor *string `json:"endCursor,omitempty"`
 }
 
+// One page of papers (Relay connection).
 type PaperConnection struct {
-	Edges    []PaperEdge `json:"edges"`
-	PageInfo *PageInfo   `json:"pageInfo"`
+	// The papers of this page, in order.
+	Edges []PaperEdge `json:"edges"`
+	// Where this page sits, and the cursors to continue from.
+	PageInfo *PageInfo `json:"pageInfo"`
 	// Number of papers matching, across all pages.
 	TotalCount int `json:"totalCount"`
 }
 
+// A paper of a PaperConnection with its cursor.
 type PaperEdge struct {
-	Cursor string       `json:"cursor"`
-	Node   *graph.Paper `json:"node"`
+	// Opaque position of this edge, to pass as after.
+	Cursor string `json:"cursor"`
+	// The paper.
+	Node *graph.Paper `json:"node"`
 }
 
 // A paper to add: its abstract and, when known, its title.
 type PaperInput struct {
-	Title    *string `json:"title,omitempty"`
-	Abstract string  `json:"abstract"`
+	// The title, or null when unknown.
+	Title *string `json:"title,omitempty"`
+	// The abstract; its text decides the paper's id.
+	Abstract string `json:"abstract"`
 }
 
+// Reads of the graph.
 type Query struct {
+}
+
+// The kind of an Edge: the kind of entity a paper links to, or a step up the taxonomy.
+type EdgeKind string
+
+const (
+	// Paper -> task entity.
+	EdgeKindTask EdgeKind = "TASK"
+	// Paper -> modality entity.
+	EdgeKindModality EdgeKind = "MODALITY"
+	// Paper -> dataset entity.
+	EdgeKindDataset EdgeKind = "DATASET"
+	// Paper -> technique entity.
+	EdgeKindTechnique EdgeKind = "TECHNIQUE"
+	// Entity -> a broader entity of the same kind, its parent in the taxonomy.
+	EdgeKindBroader EdgeKind = "BROADER"
+)
+
+var AllEdgeKind = []EdgeKind{
+	EdgeKindTask,
+	EdgeKindModality,
+	EdgeKindDataset,
+	EdgeKindTechnique,
+	EdgeKindBroader,
+}
+
+func (e EdgeKind) IsValid() bool {
+	switch e {
+	case EdgeKindTask, EdgeKindModality, EdgeKindDataset, EdgeKindTechnique, EdgeKindBroader:
+		return true
+	}
+	return false
+}
+
+func (e EdgeKind) String() string {
+	return string(e)
+}
+
+func (e *EdgeKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = EdgeKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid EdgeKind", str)
+	}
+	return nil
+}
+
+func (e EdgeKind) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *EdgeKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e EdgeKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }

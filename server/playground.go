@@ -2,69 +2,160 @@ package server
 
 import (
 	"context"
+	"embed"
 	"fmt"
 	"html/template"
+	"io/fs"
 	"net/http"
-	"net/url"
+	"os"
+	"path"
+	"path/filepath"
 	"strings"
-
-	"github.com/99designs/gqlgen/graphql/playground"
+	"sync"
 
 	"github.com/papergraph/papergraph/graph"
 )
 
-// playground serves GraphiQL at /, prefilled with an example query on the
-// graph being served. Its scripts come from gqlgen's CDN, or from
-// /playground-assets/ when Options.PlaygroundAssets is set, for machines
-// without internet access.
+// playgroundFiles is GraphiQL and the React it runs on, as npm ships them
+// (.ci/playground-assets.sh fetches the pinned versions), with their
+// licences, the page and the script that starts it: the playground needs
+// no network, so it works the same online and offline.
+//
+//go:embed playground
+var playgroundFiles embed.FS
+
+var playgroundPage = template.Must(template.ParseFS(playgroundFiles, "playground/index.html"))
+
+// playground serves GraphiQL at /, prefilled with an example query that has
+// answers on the graph being served.
 func (s *Server) playground() http.Handler {
-	if s.cfg.PlaygroundAssets != "" {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			w.Header().Set("Cache-Control", "no-store")
-			if err := localPlayground.Execute(w, s.exampleQuery(r.Context())); err != nil {
-				s.log.ErrorContext(r.Context(), "playground page", "err", err)
-			}
-		})
-	}
-	// gqlgen's page takes its initial query from the URL, so / redirects
-	// to itself with the example in ?query=.
-	cdn := playground.Handler("papergraph", "/query", playground.WithGraphiqlPersistStateInURL(true))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Query().Has("query") {
-			cdn(w, r)
-			return
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		if err := playgroundPage.Execute(w, s.examples.query(r.Context(), s.cfg.Store)); err != nil {
+			s.log.ErrorContext(r.Context(), "playground page", "err", err)
 		}
-		q := url.Values{"query": {s.exampleQuery(r.Context())}}
-		http.Redirect(w, r, "/?"+q.Encode(), http.StatusFound)
 	})
 }
 
-// exampleQuery returns a papersSharing query on a paper that shares the
-// graph's most common dataset, so that it has answers; on an empty graph,
-// a stats query.
-func (s *Server) exampleQuery(ctx context.Context) string {
-	top, err := s.cfg.Store.Top(ctx, graph.Dataset, 1)
-	if err != nil || len(top) == 0 {
-		return "# The graph is empty: add papers with `papergraph ingest`.\n{\n  stats {\n    papers\n    entities\n    edges\n  }\n}\n"
+// playgroundAssets serves the playground's scripts and styles under
+// /playground/: the embedded ones, except that a file of dir, when dir is
+// not empty (Options.PlaygroundAssets), replaces the embedded file of its
+// name, to try another GraphiQL build without rebuilding the binary.
+func playgroundAssets(dir string) http.Handler {
+	embedded, _ := fs.Sub(playgroundFiles, "playground")
+	fromEmbed := http.FileServerFS(embedded)
+	var fromDir http.Handler
+	if dir != "" {
+		fromDir = http.FileServer(http.Dir(dir))
 	}
-	page, err := s.cfg.Store.PapersOf(ctx, top[0].ID(), 1, "")
-	if err != nil || len(page.Papers) == 0 {
-		return "{\n  stats {\n    papers\n    entities\n    edges\n  }\n}\n"
+	return http.StripPrefix("/playground/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The files change only with the binary; a day is short enough
+		// for an upgrade to show the next day at the latest.
+		w.Header().Set("Cache-Control", "public, max-age=86400")
+		if fromDir != nil {
+			if fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(path.Clean("/"+r.URL.Path)))); err == nil && fi.Mode().IsRegular() {
+				w.Header().Set("Cache-Control", "no-cache")
+				fromDir.ServeHTTP(w, r)
+				return
+			}
+		}
+		fromEmbed.ServeHTTP(w, r)
+	}))
+}
+
+// exampleKinds are the kinds tried, in order, for the example query's
+// papersSharing: datasets make the most telling example, but a small graph
+// (the seeds) may have no dataset shared by two papers.
+var exampleKinds = []graph.Kind{graph.Dataset, graph.Technique, graph.Task, graph.Modality}
+
+// Bounds of the search for an example paper: the top exampleEntities
+// entities of each kind, their first examplePapers papers. At most 60
+// Sharing calls, made once per store generation.
+const (
+	exampleEntities = 5
+	examplePapers   = 3
+)
+
+// exampleCache holds the example query of one store generation: finding
+// it costs up to a few dozen store reads, and the page is loaded far more
+// often than the graph changes.
+type exampleCache struct {
+	mu    sync.Mutex
+	gen   uint64
+	valid bool
+	text  string
+}
+
+// query returns the example query for st, computing it when st was
+// written since the last call.
+func (c *exampleCache) query(ctx context.Context, st *graph.Store) string {
+	gen := st.Generation()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.valid && c.gen == gen {
+		return c.text
 	}
-	p := page.Papers[0]
+	text, err := exampleQuery(ctx, st)
+	if err != nil {
+		// The page still works: the example only says how to start.
+		return emptyExample
+	}
+	// An odd generation is a write in progress: the answer may be of
+	// either state, so it is not kept.
+	if gen%2 == 0 && st.Generation() == gen {
+		c.gen, c.valid, c.text = gen, true, text
+	}
+	return text
+}
+
+const emptyExample = "# The graph is empty: add papers with `papergraph ingest`.\n{\n  stats {\n    papers\n    entities\n    edges\n  }\n}\n"
+
+// exampleQuery returns a papersSharing query on a paper that shares an
+// entity of one of exampleKinds with another paper, so that it has
+// answers; when no paper does, a stats query.
+func exampleQuery(ctx context.Context, st *graph.Store) (string, error) {
+	for _, k := range exampleKinds {
+		top, err := st.Top(ctx, k, exampleEntities)
+		if err != nil {
+			return "", err
+		}
+		for _, e := range top {
+			if e.PaperCount < 2 {
+				break // Top is sorted by paper count: no later one is shared
+			}
+			page, err := st.PapersOf(ctx, e.ID(), examplePapers, "")
+			if err != nil {
+				return "", err
+			}
+			for _, p := range page.Papers {
+				m, err := st.Sharing(ctx, p.ID, graph.SharingQuery{Kinds: []graph.Kind{k}, Limit: 1})
+				if err != nil {
+					return "", err
+				}
+				if len(m) > 0 {
+					return sharingExample(p, k), nil
+				}
+			}
+		}
+	}
+	return emptyExample, nil
+}
+
+// sharingExample is the example query on paper p and kind k.
+func sharingExample(p graph.Paper, k graph.Kind) string {
 	label := strings.Join(strings.Fields(p.Label), " ")
-	return fmt.Sprintf(`# The papers sharing datasets with %q
+	return fmt.Sprintf(`# The papers sharing %[4]s with %[1]q
 # (directly or through the taxonomy), best first.
 # Run it with the ▶ button or Ctrl-Enter.
-query PapersSharingDatasets {
-  paper(id: %q) {
+query PapersSharing {
+  paper(id: %[2]q) {
     label
-    datasets {
+    %[5]s {
       name
     }
   }
-  papersSharing(paper: %q, kinds: [DATASET], family: true, first: 5) {
+  papersSharing(paper: %[2]q, kinds: [%[3]s], family: true, first: 5) {
     score
     paper {
       id
@@ -76,40 +167,5 @@ query PapersSharingDatasets {
     }
   }
 }
-`, label, p.ID, p.ID)
+`, label, p.ID, strings.ToUpper(k.String()), k.Plural(), k.Plural())
 }
-
-// localPlayground is GraphiQL 3 loaded from /playground-assets/, the files
-// that .ci/playground-assets.sh installs from npm.
-var localPlayground = template.Must(template.New("playground").Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>papergraph</title>
-<style>
-body { margin: 0; }
-#graphiql { height: 100vh; }
-</style>
-<link rel="stylesheet" href="/playground-assets/graphiql.min.css">
-<script src="/playground-assets/react.production.min.js"></script>
-<script src="/playground-assets/react-dom.production.min.js"></script>
-<script src="/playground-assets/graphiql.min.js"></script>
-</head>
-<body>
-<div id="graphiql">Loading…</div>
-<script>
-const example = {{.}};
-const query = new URLSearchParams(location.search).get("query");
-const fetcher = GraphiQL.createFetcher({ url: location.origin + "/query" });
-ReactDOM.createRoot(document.getElementById("graphiql")).render(
-  React.createElement(GraphiQL, {
-    fetcher: fetcher,
-    query: query || example,
-    defaultQuery: example,
-    isHeadersEditorEnabled: true,
-  }),
-);
-</script>
-</body>
-</html>
-`))

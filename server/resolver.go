@@ -121,7 +121,7 @@ func (r *queryResolver) Papers(ctx context.Context, first *int, after *string, f
 	if err != nil {
 		return PaperConnection{}, err
 	}
-	return paperConnection(ctx, page), nil
+	return paperConnection(ctx, page, deref(after)), nil
 }
 
 func (r *queryResolver) Entity(ctx context.Context, kind graph.Kind, name string) (*graph.Entity, error) {
@@ -138,7 +138,7 @@ func (r *queryResolver) Entities(ctx context.Context, kind *graph.Kind, search *
 	if err != nil {
 		return EntityConnection{}, err
 	}
-	return entityConnection(ctx, page), nil
+	return entityConnection(ctx, page, deref(after)), nil
 }
 
 func (r *queryResolver) PapersSharing(ctx context.Context, paper string, kinds []graph.Kind, minShared *int, family *bool, first *int) ([]graph.Match, error) {
@@ -337,7 +337,7 @@ func (r *entityResolver) Papers(ctx context.Context, obj *graph.Entity, first *i
 	if err != nil {
 		return PaperConnection{}, err
 	}
-	return paperConnection(ctx, page), nil
+	return paperConnection(ctx, page, deref(after)), nil
 }
 
 func (r *searchHitResolver) Node(ctx context.Context, obj *graph.Hit) (Node, error) {
@@ -376,12 +376,25 @@ func (r *subgraphResolver) Dot(ctx context.Context, obj *graph.Subgraph) (string
 	return b.String(), nil
 }
 
-// paperConnection converts a page of papers, priming the request's paper
-// loader with them so that later lookups of the same ids are free.
-func paperConnection(ctx context.Context, page graph.PaperPage) PaperConnection {
+// pageInfo returns the PageInfo of a page read after the cursor after
+// ("" for the first page) with these cursors. Paging is forward only, so
+// a page has a previous one exactly when it was read after a cursor, as
+// Relay's spec allows.
+func pageInfo(cursors []string, after, end string, hasNext bool) *PageInfo {
+	pi := &PageInfo{HasNextPage: hasNext, HasPreviousPage: after != "", EndCursor: nonZero(end)}
+	if len(cursors) > 0 {
+		pi.StartCursor = &cursors[0]
+	}
+	return pi
+}
+
+// paperConnection converts a page of papers read after the cursor after,
+// priming the request's paper loader with them so that later lookups of
+// the same ids are free.
+func paperConnection(ctx context.Context, page graph.PaperPage, after string) PaperConnection {
 	c := PaperConnection{
 		Edges:      make([]PaperEdge, len(page.Papers)),
-		PageInfo:   &PageInfo{HasNextPage: page.HasNext, EndCursor: nonZero(page.EndCursor)},
+		PageInfo:   pageInfo(page.Cursors, after, page.EndCursor, page.HasNext),
 		TotalCount: page.Total,
 	}
 	for i := range page.Papers {
@@ -392,12 +405,13 @@ func paperConnection(ctx context.Context, page graph.PaperPage) PaperConnection 
 	return c
 }
 
-// entityConnection converts a page of entities, priming the request's
-// entity loader with them: they are stored entities, complete.
-func entityConnection(ctx context.Context, page graph.EntityPage) EntityConnection {
+// entityConnection converts a page of entities read after the cursor
+// after, priming the request's entity loader with them: they are stored
+// entities, complete.
+func entityConnection(ctx context.Context, page graph.EntityPage, after string) EntityConnection {
 	c := EntityConnection{
 		Edges:      make([]EntityEdge, len(page.Entities)),
-		PageInfo:   &PageInfo{HasNextPage: page.HasNext, EndCursor: nonZero(page.EndCursor)},
+		PageInfo:   pageInfo(page.Cursors, after, page.EndCursor, page.HasNext),
 		TotalCount: page.Total,
 	}
 	for i := range page.Entities {

@@ -19,8 +19,12 @@ import (
 // executing papersSharing costs about a millisecond, encoding its answer
 // a tenth of that, where a cached answer costs a map lookup.
 //
-// Requests are identified by method and body (POST) or query string
-// (GET), byte for byte. A response is kept only when the request's
+// Requests are identified by method, Accept header and body (POST) or
+// query string (GET), byte for byte: the Accept header chooses the
+// response's Content-Type (application/graphql-response+json or
+// application/json), and nothing else in a request changes a query's
+// response (Authorization matters to mutations only, which are never
+// kept; Origin only to the CORS headers, set outside the cache). A response is kept only when the request's
 // operation is a query that answered without errors and status 200 (its
 // extension, InterceptResponse, says so), and the store's Generation was
 // the same even number before and after it ran, so it is of one state of
@@ -66,9 +70,9 @@ func (c *responseCache) key(r *http.Request, body []byte) string {
 	case c == nil:
 		return ""
 	case r.Method == http.MethodPost && len(body) <= maxCachedRequest:
-		return "POST\x00" + string(body)
+		return "POST\x00" + r.Header.Get("Accept") + "\x00" + string(body)
 	case r.Method == http.MethodGet && len(r.URL.RawQuery) <= maxCachedRequest:
-		return "GET\x00" + r.URL.RawQuery
+		return "GET\x00" + r.Header.Get("Accept") + "\x00" + r.URL.RawQuery
 	}
 	return ""
 }

@@ -94,3 +94,33 @@ func TestResponseCache(t *testing.T) {
 		t.Errorf("cache disabled: %d hits, %d misses counted", h, m)
 	}
 }
+
+// TestResponseCacheAccept checks that a cached response is served only to
+// requests asking for its Content-Type.
+func TestResponseCacheAccept(t *testing.T) {
+	ts := newTestServer(t, 0, Options{})
+	body := `{"query": "{ stats { papers } }"}`
+	tests := []struct{ accept, want string }{
+		{"application/graphql-response+json", "application/graphql-response+json"},
+		{"application/json", "application/json"},
+		{"application/graphql-response+json", "application/graphql-response+json"},
+		{"application/json", "application/json"},
+	}
+	for i, tt := range tests {
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/query", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", tt.accept)
+		resp, err := ts.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if got := resp.Header.Get("Content-Type"); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("request %d with Accept %s: Content-Type %s; want %s", i, tt.accept, got, tt.want)
+		}
+	}
+	if h := ts.cacheCount(t, "hit"); h != 2 {
+		t.Errorf("cache hits = %d; want 2 (the repeats of each Accept)", h)
+	}
+}

@@ -42,10 +42,15 @@ type Options struct {
 	// ("https://app.example.org"); "*" allows any. Empty allows none, so
 	// only same-origin pages (the playground) can call it from a browser.
 	CORSOrigins []string
-	// PlaygroundAssets is a directory holding graphiql.min.js,
-	// graphiql.min.css, react.production.min.js and
-	// react-dom.production.min.js (see .ci/playground-assets.sh); empty
-	// loads them from a CDN.
+	// CORSHeaders are request headers that those pages may send beside
+	// DefaultCORSHeaders ("X-Tenant"); "*" allows any header a preflight
+	// asks for.
+	CORSHeaders []string
+	// PlaygroundAssets, when not empty, is a directory whose files replace
+	// the embedded playground's under /playground/ (graphiql.min.js,
+	// graphiql.min.css, react.production.min.js,
+	// react-dom.production.min.js, start.js; see
+	// .ci/playground-assets.sh). Empty serves the embedded ones.
 	PlaygroundAssets string
 	// DisableIntrospection turns off schema introspection (and with it the
 	// playground's schema-aware editor).
@@ -107,6 +112,8 @@ func (l Limits) withDefaults() Limits {
 // Server is the HTTP handler of the API:
 //
 //	/              GraphiQL playground, prefilled with an example query
+//	/playground/   its scripts and styles, embedded in the binary
+//	/explore       the explorer app, a reference frontend of the API
 //	/query         GraphQL over GET and POST
 //	/healthz       200 "ok" while serving
 //	/metrics       Prometheus metrics
@@ -114,11 +121,14 @@ func (l Limits) withDefaults() Limits {
 //
 // A Server is safe for concurrent use by multiple goroutines.
 type Server struct {
-	cfg     Options
-	limits  Limits
-	log     *slog.Logger
-	cache   *responseCache // nil when disabled
-	handler http.Handler
+	cfg    Options
+	limits Limits
+	log    *slog.Logger
+	cache  *responseCache // nil when disabled
+	// examples is the playground's example query of the store's current
+	// generation.
+	examples exampleCache
+	handler  http.Handler
 }
 
 // New returns the server for cfg.
@@ -145,9 +155,9 @@ func New(cfg Options) (*Server, error) {
 	mux := http.NewServeMux()
 	mux.Handle("/query", s.cors(s.serveGraphQL(m, f, s.graphQL(m))))
 	mux.Handle("GET /{$}", s.playground())
-	if cfg.PlaygroundAssets != "" {
-		mux.Handle("GET /playground-assets/", http.StripPrefix("/playground-assets/", http.FileServer(http.Dir(cfg.PlaygroundAssets))))
-	}
+	mux.Handle("GET /playground/", playgroundAssets(cfg.PlaygroundAssets))
+	mux.Handle("GET /explore", explore())
+	mux.Handle("GET /explore/", explore())
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		io.WriteString(w, "ok\n")
