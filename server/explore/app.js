@@ -171,17 +171,20 @@ async function paperPage(id) {
   const ids = new Map(p.entities.map((e) => [`${e.kind}\u0000${e.name}`, e.id]));
   const byKind = KINDS.map(([k, , word]) => [word, p.entities.filter((e) => e.kind === k)]).filter(([, es]) => es.length > 0);
   const sharing = SHARING_ORDER.map((kinds) => [kinds, data[kinds]]);
-  const [abstract, marks] = highlight(p.abstract, p.mentions, (k, name) => ids.get(`${k}\u0000${name}`));
+  const idOf = (k, name) => ids.get(`${k}\u0000${name}`);
+  // A mention's offsets are into the title when inTitle, else into the abstract.
+  const [abstract, marks] = highlight(p.abstract, p.mentions.filter((m) => !m.inTitle), idOf);
+  const [title, titleMarks] = p.title ? highlight(p.title, p.mentions.filter((m) => m.inTitle), idOf) : [null, 0];
   show(
     h("article", { class: "paper", "data-id": p.id },
       h("h1", { id: "label" }, p.label),
-      p.title && p.title !== p.label ? h("p", { class: "title" }, p.title) : null,
+      p.title && (p.title !== p.label || titleMarks > 0) ? h("p", { class: "title", id: "title" }, title) : null,
       h("p", { class: "muted" }, [p.year, p.venue, `${p.source}`].filter(Boolean).join(" · "), " · ",
         h("a", { href: graphHref(p.id) }, "neighbourhood picture"),
         p.url ? [" · ", h("a", { href: p.url, rel: "noreferrer" }, "source")] : null),
       h("h2", {}, "Abstract"),
       h("p", { class: "abstract", id: "abstract" }, abstract),
-      h("p", { class: "muted" }, `Highlighted: the evidence of the entities below (${plural(p.mentions.length, "mention")} in ${plural(marks, "place")}; hover for the entity).`),
+      h("p", { class: "muted" }, `Highlighted: the evidence of the entities below (${plural(p.mentions.length, "mention")} in ${plural(marks + titleMarks, "place")} of the title and abstract; hover for the entity).`),
       h("h2", {}, "Entities"),
       h("dl", { class: "by-kind" }, byKind.map(([word, es]) => [h("dt", {}, word), h("dd", {}, es.map(entityLink))])),
       h("h2", {}, "Papers sharing its…"),

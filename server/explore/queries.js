@@ -22,7 +22,7 @@ export const PAPER = `query Paper($id: ID!) {
   paper(id: $id) {
     id label title abstract year venue url source
     entities { id kind name }
-    mentions { kind entity text start end }
+    mentions { kind entity text start end inTitle }
   }
   datasets: papersSharing(paper: $id, kinds: [DATASET], family: true, first: 5) { ...Match }
   techniques: papersSharing(paper: $id, kinds: [TECHNIQUE], family: true, first: 5) { ...Match }
