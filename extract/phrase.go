@@ -36,7 +36,7 @@ var taskHeads = setOf(`generation detection segmentation estimation forecasting 
 	retargeting explanation identification diarization separation transcription tagging seeking
 	leakage steering watermarking jailbreaking modeling modelling learning optimization optimisation
 	sampling coding programming inversion acceleration regression sparsification sensing bandits bandit
-	aggregation recovery hallucination interpretability`)
+	aggregation recovery hallucination interpretability computation measurement`)
 
 // agentHeads map the agent noun of a task to its head: "a unified image
 // tokenizer" does image tokenization, "an X detector" X detection.
@@ -73,6 +73,7 @@ var taskGerunds = map[string]string{
 	"identifying": "identification", "steering": "steering", "watermarking": "watermarking",
 	"jailbreaking": "jailbreaking", "unlearning": "unlearning", "modeling": "modeling",
 	"accelerating": "acceleration", "sampling": "sampling", "optimizing": "optimization",
+	"computing": "computation", "simulating": "simulation", "measuring": "measurement",
 }
 
 // notModifiers end a phrase's modifiers on the left: function words,

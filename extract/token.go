@@ -148,6 +148,9 @@ func (p *parts) split(s string, withWords bool) {
 // from words longer than three letters not ending in "ss". Undoing the
 // last step of FNV-1a gives the hash without the "s".
 func tokenKey(h uint64, b []byte) uint64 {
+	if a, ok := american(b); ok {
+		b, h = a, fnv1a(a)
+	}
 	if n := len(b); n > 3 && b[n-1] == 's' && b[n-2] != 's' {
 		return (h * fnvPrimeInverse) ^ 's'
 	}
@@ -190,10 +193,42 @@ func normToken(w string) string {
 			break
 		}
 	}
+	if a, ok := american([]byte(lower)); ok {
+		lower = string(a)
+	}
 	if n := len(lower); n > 3 && lower[n-1] == 's' && lower[n-2] != 's' {
 		lower = lower[:n-1]
 	}
 	return lower
+}
+
+// britishEndings are the -ise spellings of -ize words, with their
+// plurals: "tokenisation" is tokenization, "optimiser" optimizer.
+var britishEndings = [...][2]string{{"isation", "ization"}, {"isations", "izations"}, {"iser", "izer"}, {"isers", "izers"}}
+
+// american returns a lower-cased word with a British -isation or -iser
+// ending spelled the American way, and whether it had one. Only these
+// endings: "-ise" alone is as often "noise" or "precise".
+func american(b []byte) ([]byte, bool) {
+	n := len(b)
+	if n < 7 || b[n-1] != 'n' && b[n-1] != 'r' && b[n-1] != 's' {
+		return b, false
+	}
+	for _, e := range britishEndings {
+		if end := e[0]; n > len(end)+2 && string(b[n-len(end):]) == end {
+			return append(append([]byte(nil), b[:n-len(end)]...), e[1]...), true
+		}
+	}
+	return b, false
+}
+
+// fnv1a is the FNV-1a hash of b.
+func fnv1a(b []byte) uint64 {
+	h := uint64(fnvOffset)
+	for _, c := range b {
+		h = (h ^ uint64(c)) * fnvPrime
+	}
+	return h
 }
 
 // The 64-bit FNV-1a parameters. A token's key is the FNV-1a hash of
