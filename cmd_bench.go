@@ -36,6 +36,7 @@ import (
 
 	"github.com/papergraph/papergraph/extract"
 	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/graph/store"
 	"github.com/papergraph/papergraph/server"
 )
 
@@ -306,8 +307,8 @@ func (b *bench) run(ctx context.Context) error {
 
 // queryPhases opens the database in dir, calls prepare if not nil, then
 // runs the query phases.
-func (b *bench) queryPhases(ctx context.Context, dir string, prepare func(context.Context, *graph.Store) error) error {
-	st, err := openStore(dir, graph.Options{})
+func (b *bench) queryPhases(ctx context.Context, dir string, prepare func(context.Context, *store.Store) error) error {
+	st, err := openStore(dir, store.Options{})
 	if err != nil {
 		return err
 	}
@@ -332,7 +333,7 @@ func (b *bench) queryPhases(ctx context.Context, dir string, prepare func(contex
 
 // readIDs fills what ingest would have, from the database of an earlier
 // run.
-func (b *bench) readIDs(ctx context.Context, st *graph.Store) error {
+func (b *bench) readIDs(ctx context.Context, st *store.Store) error {
 	after := ""
 	for {
 		page, err := st.ListPapers(ctx, graph.PaperFilter{}, 100, after)
@@ -454,7 +455,7 @@ func (b *bench) ingest(ctx context.Context, dir string) error {
 		return err
 	}
 	defer c.Close()
-	st, err := openStore(dir, graph.Options{})
+	st, err := openStore(dir, store.Options{})
 	if err != nil {
 		return err
 	}
@@ -515,7 +516,7 @@ func (b *bench) ingest(ctx context.Context, dir string) error {
 		_, err := st.PutPapers(ctx, papers)
 		return err
 	}
-	var load *graph.Loader
+	var load *store.Loader
 	b.res.IngestMode = "incremental"
 	if !b.cfg.incremental {
 		b.res.IngestMode = "bulk"
@@ -606,7 +607,7 @@ func (b *bench) ingest(ctx context.Context, dir string) error {
 
 // queries times each traversal on Q random picks (fixed by the seed),
 // after Q/10 untimed ones that warm Badger's caches.
-func (b *bench) queries(ctx context.Context, st *graph.Store) error {
+func (b *bench) queries(ctx context.Context, st *store.Store) error {
 	if len(b.papers) == 0 {
 		return errors.New("bench: no papers stored")
 	}
@@ -687,7 +688,7 @@ const benchHTTPQuery = `query Sharing($paper: ID!) { papersSharing(paper: $paper
 // C clients, each sending its next request when the last one is answered,
 // for D. An error is a transport failure, a status other than 200 or a
 // GraphQL error in the response.
-func (b *bench) loadHTTP(ctx context.Context, st *graph.Store) error {
+func (b *bench) loadHTTP(ctx context.Context, st *store.Store) error {
 	h, err := server.New(server.Options{
 		Store: st,
 		Extract: func(_ context.Context, title, abstract string) (graph.Paper, error) {

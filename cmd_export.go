@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/graph/store"
 	"github.com/papergraph/papergraph/server"
 )
 
@@ -72,7 +73,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("%w: export: --%w", errUsage, err)
 	}
 
-	st, err := openStore(*db, graph.Options{ReadOnly: true})
+	st, err := openStore(*db, store.Options{ReadOnly: true})
 	if err != nil {
 		return err
 	}
@@ -83,7 +84,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 // export writes the selection in format to w.
-func export(ctx context.Context, st *graph.Store, sel graph.Selection, format string, opts graph.DOTOptions, w io.Writer) error {
+func export(ctx context.Context, st *store.Store, sel graph.Selection, format string, opts graph.DOTOptions, w io.Writer) error {
 	var gw graph.GraphWriter
 	switch format {
 	case "dot":
@@ -104,7 +105,7 @@ func export(ctx context.Context, st *graph.Store, sel graph.Selection, format st
 // render draws the selection as svg or png. Layout needs the whole graph
 // in memory, so it refuses more than renderLimit nodes, counting before it
 // loads the whole graph.
-func render(ctx context.Context, st *graph.Store, sel graph.Selection, format string, opts graph.DOTOptions, w io.Writer) error {
+func render(ctx context.Context, st *store.Store, sel graph.Selection, format string, opts graph.DOTOptions, w io.Writer) error {
 	tooMany := func(n int) error {
 		return fmt.Errorf("%w: %d nodes are too many to draw as %s (at most %d): pick a subgraph with --paper, --entity or --search, lower --hops or --limit, or export --format dot and lay it out with Graphviz's sfdp",
 			graph.ErrBadArgument, n, format, renderLimit)

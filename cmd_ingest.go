@@ -22,6 +22,7 @@ import (
 
 	"github.com/papergraph/papergraph/extract"
 	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/graph/store"
 )
 
 // defaultDB returns the database directory used when --db is omitted:
@@ -43,7 +44,7 @@ func defaultDB() string {
 // openStore opens the database in dir (defaultDB when dir is empty),
 // creating the directory unless opts.ReadOnly. Every command that reads or
 // writes a database opens it here, so they agree on the default location.
-func openStore(dir string, opts graph.Options) (*graph.Store, error) {
+func openStore(dir string, opts store.Options) (*store.Store, error) {
 	if dir == "" {
 		dir = defaultDB()
 	}
@@ -52,7 +53,7 @@ func openStore(dir string, opts graph.Options) (*graph.Store, error) {
 			return nil, fmt.Errorf("open store: %w", err)
 		}
 	}
-	return graph.Open(dir, opts)
+	return store.Open(dir, opts)
 }
 
 // parseFlags parses args with fs, marking errors in the command line
@@ -149,7 +150,7 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer limitIngestMemory()()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	s, err := openStore(*db, graph.Options{Logger: log})
+	s, err := openStore(*db, store.Options{Logger: log})
 	if err != nil {
 		return err
 	}
@@ -190,7 +191,7 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 // ingester streams files through the extractor into a store.
 type ingester struct {
-	store *graph.Store
+	store *store.Store
 	x     *extract.Extractor
 	files []string
 	batch int
@@ -238,7 +239,7 @@ type chunk struct {
 // every core. A bad record (without --skip-bad) ends the ingest after the
 // papers before it are written.
 //
-// Into an empty database, it writes through a graph.Loader: a bulk load,
+// Into an empty database, it writes through a store.Loader: a bulk load,
 // which the database gets whole at the end; an error or an interrupt
 // still writes the papers read so far, as PutPapers would have.
 func (in *ingester) run(ctx context.Context) (sum ingestSummary, err error) {
@@ -420,7 +421,7 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return fmt.Errorf("%w: stats takes no arguments", errUsage)
 	}
-	s, err := openStore(*db, graph.Options{ReadOnly: true})
+	s, err := openStore(*db, store.Options{ReadOnly: true})
 	if err != nil {
 		return err
 	}
@@ -467,7 +468,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return fmt.Errorf("%w: check takes no arguments", errUsage)
 	}
-	s, err := openStore(*db, graph.Options{ReadOnly: true})
+	s, err := openStore(*db, store.Options{ReadOnly: true})
 	if err != nil {
 		return err
 	}

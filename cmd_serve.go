@@ -15,6 +15,7 @@ import (
 
 	"github.com/papergraph/papergraph/extract"
 	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/graph/store"
 	"github.com/papergraph/papergraph/seeds"
 	"github.com/papergraph/papergraph/server"
 )
@@ -62,7 +63,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 
-	st, err := openStore(*db, graph.Options{Logger: log})
+	st, err := openStore(*db, store.Options{Logger: log})
 	if err != nil {
 		return err
 	}
@@ -97,7 +98,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // seedIfEmpty fills an empty database with the papers the extractor finds
 // in the embedded seed files, in one PutPapers call (they are a few
 // hundred).
-func seedIfEmpty(ctx context.Context, st *graph.Store, x *extract.Extractor, log *slog.Logger) error {
+func seedIfEmpty(ctx context.Context, st *store.Store, x *extract.Extractor, log *slog.Logger) error {
 	stats, err := st.Stats(ctx)
 	if err != nil || stats.Papers > 0 {
 		return err

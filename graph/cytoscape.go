@@ -98,7 +98,7 @@ func (cw *CytoscapeWriter) Close() error {
 // form of CytoscapeWriter.
 func WriteCytoscape(w io.Writer, g Subgraph) error {
 	cw := NewCytoscapeWriter(w)
-	if err := writeSubgraph(cw, g); err != nil {
+	if err := WriteSubgraph(cw, g); err != nil {
 		return err
 	}
 	return cw.Close()

@@ -193,7 +193,7 @@ func (dw *DOTWriter) Close() error {
 // the same bytes either way.
 func WriteDOT(w io.Writer, g Subgraph, opts DOTOptions) error {
 	dw := NewDOTWriter(w, opts)
-	if err := writeSubgraph(dw, g); err != nil {
+	if err := WriteSubgraph(dw, g); err != nil {
 		return err
 	}
 	return dw.Close()

@@ -100,7 +100,7 @@ func (gw *GraphMLWriter) Close() error {
 // WriteGraphML writes g as GraphML: the in-memory form of GraphMLWriter.
 func WriteGraphML(w io.Writer, g Subgraph) error {
 	gw := NewGraphMLWriter(w)
-	if err := writeSubgraph(gw, g); err != nil {
+	if err := WriteSubgraph(gw, g); err != nil {
 		return err
 	}
 	return gw.Close()

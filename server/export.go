@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/graph/store"
 )
 
 // exportTypes maps the extensions of /export/ to their Content-Type.
@@ -47,7 +48,7 @@ var exportStatus = []struct {
 //
 // An unknown id or format is a 404 and a bad parameter a 400, each with a
 // plain-text message saying what was wrong.
-func NewExportHandler(st *graph.Store) http.Handler {
+func NewExportHandler(st *store.Store) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
@@ -79,7 +80,7 @@ func NewExportHandler(st *graph.Store) http.Handler {
 
 // export builds the file r asks for, whole, so that an error is still a
 // clean error response; subgraphs are bounded by the store's node cap.
-func export(r *http.Request, st *graph.Store) (body []byte, ctype string, err error) {
+func export(r *http.Request, st *store.Store) (body []byte, ctype string, err error) {
 	// The last segment of the escaped path, so an id with an escaped
 	// slash stays one id.
 	file := r.URL.EscapedPath()

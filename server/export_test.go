@@ -14,6 +14,7 @@ import (
 	"github.com/goccy/go-graphviz"
 
 	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/graph/store"
 )
 
 const (
@@ -22,9 +23,9 @@ const (
 )
 
 // exportStore is a real store holding two papers that share LoRA.
-func exportStore(tb testing.TB) *graph.Store {
+func exportStore(tb testing.TB) *store.Store {
 	tb.Helper()
-	st, err := graph.Open(tb.TempDir(), graph.Options{})
+	st, err := store.Open(tb.TempDir(), store.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
