@@ -34,6 +34,26 @@ func openBenchCorpus(x *extract.Extractor, seed uint64, file string) (benchCorpu
 	return newGenCorpus(x.Vocabulary(), seed), nil
 }
 
+// corpusSource is the first n documents of a corpus, as an ingest.Source.
+type corpusSource struct {
+	c    benchCorpus
+	n    int
+	read int64 // bytes of the abstracts returned
+}
+
+func (s *corpusSource) Next() (extract.Document, error) {
+	if s.n <= 0 {
+		return extract.Document{}, io.EOF
+	}
+	d, err := s.c.Next()
+	s.n--
+	s.read += int64(len(d.Abstract))
+	return d, err
+}
+
+func (s *corpusSource) Skipped() int { return 0 }
+func (s *corpusSource) Read() int64  { return s.read }
+
 // fileCorpus reads a corpus file with extract's Reader and starts again at
 // its end. Each pass after the first appends " (variant k)" to titles and
 // abstracts, so that every document is a new paper (paper ids hash the

@@ -31,12 +31,12 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
-	"golang.org/x/sync/errgroup"
 	"golang.org/x/term"
 
 	"github.com/papergraph/papergraph/extract"
 	"github.com/papergraph/papergraph/graph"
 	"github.com/papergraph/papergraph/graph/store"
+	"github.com/papergraph/papergraph/ingest"
 	"github.com/papergraph/papergraph/server"
 )
 
@@ -89,8 +89,6 @@ const (
 	benchSample = 5000
 	// benchSingleSample bounds the documents of the one-core measurement.
 	benchSingleSample = 1000
-	// benchBatch is the number of papers per PutPapers call, as in ingest.
-	benchBatch = ingestDefaultBatch
 )
 
 // benchResult is the outcome of a run; its JSON form is `bench --json`.
@@ -282,7 +280,15 @@ type bench struct {
 func (b *bench) run(ctx context.Context) error {
 	dir := b.cfg.db
 	if b.cfg.reuse {
-		return b.queryPhases(ctx, dir, b.readIDs)
+		return b.queryPhases(ctx, dir, func(ctx context.Context, st *store.Store) error {
+			if err := b.readIDs(ctx, st); err != nil {
+				return err
+			}
+			b.res.StoredPapers = len(b.papers)
+			b.res.Papers = len(b.papers)
+			b.res.Corpus = "database " + b.cfg.db
+			return nil
+		})
 	}
 	if err := b.extractSample(ctx); err != nil {
 		return err
@@ -331,8 +337,8 @@ func (b *bench) queryPhases(ctx context.Context, dir string, prepare func(contex
 	return nil
 }
 
-// readIDs fills what ingest would have, from the database of an earlier
-// run.
+// readIDs lists the stored papers and the entities linked to any, which
+// the query phases pick from, in id order.
 func (b *bench) readIDs(ctx context.Context, st *store.Store) error {
 	after := ""
 	for {
@@ -356,13 +362,7 @@ func (b *bench) readIDs(ctx context.Context, st *store.Store) error {
 		}
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	b.res.StoredPapers = len(b.papers)
-	b.res.Papers = len(b.papers)
-	b.res.Corpus = "database " + b.cfg.db
-	return nil
+	return err
 }
 
 // checkEmptyDir refuses to benchmark into a directory that holds anything:
@@ -444,12 +444,11 @@ func (b *bench) extractSample(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// ingest streams the whole corpus through a pool of extraction workers
-// into batched PutPapers calls on a fresh store in dir, as the ingest
-// command does (with its heap limit), then closes the store and measures
-// it on disk.
+// ingest runs the ingest pipeline, as the ingest command does (with its
+// heap limit), on the first --papers documents of the corpus into a fresh
+// store in dir, then closes the store and measures it on disk.
 func (b *bench) ingest(ctx context.Context, dir string) error {
-	defer limitIngestMemory()()
+	defer ingest.LimitMemory()()
 	c, err := openBenchCorpus(b.x, b.cfg.seed, b.cfg.corpus)
 	if err != nil {
 		return err
@@ -471,104 +470,22 @@ func (b *bench) ingest(ctx context.Context, dir string) error {
 		b.res.IngestPeakAnonBytes, b.res.IngestPeakFileBytes, b.res.IngestPeakHeapLiveBytes = memPeaks(rssStop)
 		close(rssDone)
 	}()
-	start := time.Now()
-	g, gctx := errgroup.WithContext(ctx)
-	docs := make(chan extract.Document, benchBatch)
-	papers := make(chan graph.Paper, 2*benchBatch)
-	var corpusBytes atomic.Int64
-	g.Go(func() error {
-		defer close(docs)
-		for range b.cfg.papers {
-			d, err := c.Next()
-			if err != nil {
-				return err
-			}
-			corpusBytes.Add(int64(len(d.Abstract)))
-			select {
-			case docs <- d:
-			case <-gctx.Done():
-				return gctx.Err()
-			}
-		}
-		return nil
-	})
-	var workers sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		workers.Go(func() {
-			for d := range docs {
-				select {
-				case papers <- b.x.Extract(d):
-				case <-gctx.Done():
-					return
-				}
-			}
-		})
-	}
-	go func() { workers.Wait(); close(papers) }()
-
 	p := b.progress("ingest", "papers", int64(b.cfg.papers))
-	ids := make([]string, 0, b.cfg.papers)
-	b.names = map[string]string{}
-	var put time.Duration
+	done := 0
+	src := &corpusSource{c: c, n: b.cfg.papers}
 	// A fresh database is bulk loaded, as ingest does; --incremental
 	// measures PutPapers, what ingest into a database with data costs.
-	write := func(ctx context.Context, papers []graph.Paper) error {
-		_, err := st.PutPapers(ctx, papers)
-		return err
-	}
-	var load *store.Loader
-	b.res.IngestMode = "incremental"
-	if !b.cfg.incremental {
-		b.res.IngestMode = "bulk"
-		if load, err = st.NewLoader(); err != nil {
-			return err
-		}
-		defer load.Close()
-		write = load.Add
-	}
-	g.Go(func() error {
-		batch := make([]graph.Paper, 0, benchBatch)
-		flush := func() error {
-			t := time.Now()
-			err := write(gctx, batch)
-			put += time.Since(t)
-			p.add(len(batch))
-			batch = batch[:0]
-			return err
-		}
-		for paper := range papers {
-			ids = append(ids, paper.ID)
-			for _, e := range paper.Entities {
-				if id := e.ID(); b.names[id] == "" {
-					b.names[id] = e.Name
-				}
-			}
-			if batch = append(batch, paper); len(batch) == benchBatch {
-				if err := flush(); err != nil {
-					return err
-				}
-			}
-		}
-		if len(batch) > 0 {
-			return flush()
-		}
-		return gctx.Err()
+	sum, err := ingest.Run(ctx, st, b.x, src, ingest.Options{
+		Incremental: b.cfg.incremental,
+		Progress: func(sum ingest.Summary) {
+			p.add(sum.Papers() - done)
+			done = sum.Papers()
+		},
 	})
-	err = g.Wait()
-	// The workers stop at gctx's end; wait for them (and the channel's
-	// close) before leaving, so none outlives the store.
-	for range papers {
-	}
-	if err == nil && load != nil {
-		t := time.Now()
-		_, err = load.Finish(ctx)
-		put += time.Since(t)
-	}
 	p.finish()
 	if err != nil {
 		return fmt.Errorf("ingest: %w", err)
 	}
-	secs := time.Since(start).Seconds()
 	stats, err := st.Stats(ctx)
 	if err != nil {
 		return err
@@ -576,22 +493,24 @@ func (b *bench) ingest(ctx context.Context, dir string) error {
 	b.res.IngestPeakRSSBytes = procStatus()["VmHWM"]
 	stopRSS()
 	<-rssDone
+	if err := b.readIDs(ctx, st); err != nil {
+		return err
+	}
 	err = st.Close()
 	st = nil
 	if err != nil {
 		return err
 	}
 
-	slices.Sort(ids)
-	b.papers = slices.Compact(ids)
-	for id := range b.names {
-		b.entities = append(b.entities, id)
+	secs := sum.Elapsed.Seconds()
+	b.res.IngestMode = "incremental"
+	if sum.Bulk {
+		b.res.IngestMode = "bulk"
 	}
-	slices.Sort(b.entities)
-	b.res.CorpusBytes = corpusBytes.Load()
+	b.res.CorpusBytes = src.read
 	b.res.IngestSeconds = roundTo(secs, 3)
 	b.res.IngestPapersS = roundTo(float64(b.cfg.papers)/secs, 1)
-	b.res.PutPapersS = roundTo(float64(b.cfg.papers)/put.Seconds(), 1)
+	b.res.PutPapersS = roundTo(float64(b.cfg.papers)/sum.Writing.Seconds(), 1)
 	b.res.StoredPapers = stats.Papers
 	for _, n := range stats.Entities {
 		b.res.Entities += n
