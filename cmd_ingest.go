@@ -2,15 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
-	"text/tabwriter"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -21,47 +17,6 @@ import (
 	"github.com/papergraph/papergraph/graph/store"
 	"github.com/papergraph/papergraph/ingest"
 )
-
-// defaultDB returns the database directory used when --db is omitted:
-// $PAPERGRAPH_DB when set, else papergraph/db under the user's cache
-// directory (for example ~/.cache/papergraph/db).
-func defaultDB() string {
-	if dir := os.Getenv("PAPERGRAPH_DB"); dir != "" {
-		return dir
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		// No home directory (a bare container): fall back to a directory
-		// that always exists rather than fail every command.
-		cache = os.TempDir()
-	}
-	return filepath.Join(cache, "papergraph", "db")
-}
-
-// openStore opens the database in dir (defaultDB when dir is empty),
-// creating the directory unless opts.ReadOnly. Every command that reads or
-// writes a database opens it here, so they agree on the default location.
-func openStore(dir string, opts store.Options) (*store.Store, error) {
-	if dir == "" {
-		dir = defaultDB()
-	}
-	if !opts.ReadOnly {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("open store: %w", err)
-		}
-	}
-	return store.Open(dir, opts)
-}
-
-// parseFlags parses args with fs, marking errors in the command line
-// with errUsage (exit status 2).
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	err := fs.Parse(args)
-	if err == nil || errors.Is(err, flag.ErrHelp) {
-		return err
-	}
-	return fmt.Errorf("%w: %s: %v", errUsage, fs.Name(), err)
-}
 
 const ingestUsage = `usage: papergraph ingest [flags] FILE...
 
@@ -194,94 +149,4 @@ func (p *ingestProgress) finish() {
 	if p.bar != nil {
 		p.bar.Finish()
 	}
-}
-
-const statsUsage = `usage: papergraph stats [flags]
-
-Prints the database's counts of papers, entities per kind and edges.
-
-flags:
-`
-
-func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("stats", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	db := fs.String("db", "", "database `DIR` (default $PAPERGRAPH_DB or "+defaultDB()+")")
-	asJSON := fs.Bool("json", false, `print {"papers": N, "entities": {"task": N, ...}, "edges": N}`)
-	fs.Usage = func() { fmt.Fprint(stderr, statsUsage); fs.PrintDefaults() }
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return fmt.Errorf("%w: stats takes no arguments", errUsage)
-	}
-	s, err := openStore(*db, store.Options{ReadOnly: true})
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	st, err := s.Stats(ctx)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		return enc.Encode(st)
-	}
-	tw := tabwriter.NewWriter(stdout, 0, 8, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "papers\t%d\t\n", st.Papers)
-	for _, k := range graph.Kinds {
-		fmt.Fprintf(tw, "%s\t%d\t\n", k.Plural(), st.Entities[k])
-	}
-	fmt.Fprintf(tw, "edges\t%d\t\n", st.Edges)
-	return tw.Flush()
-}
-
-const checkUsage = `usage: papergraph check [flags]
-
-Verifies the database's invariants (every edge in both directions,
-counters equal to what they count, no edge to a missing node, consistent
-taxonomy and full-text index) and prints each violation. It exits non-zero
-when there is any.
-
-flags:
-`
-
-// errViolations is returned by check when the database is inconsistent.
-var errViolations = errors.New("database has violations")
-
-func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	db := fs.String("db", "", "database `DIR` (default $PAPERGRAPH_DB or "+defaultDB()+")")
-	fs.Usage = func() { fmt.Fprint(stderr, checkUsage); fs.PrintDefaults() }
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return fmt.Errorf("%w: check takes no arguments", errUsage)
-	}
-	s, err := openStore(*db, store.Options{ReadOnly: true})
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	v, err := s.Check(ctx)
-	if err != nil {
-		return err
-	}
-	for _, line := range v {
-		fmt.Fprintln(stdout, line)
-	}
-	if len(v) > 0 {
-		return fmt.Errorf("%w: %d found", errViolations, len(v))
-	}
-	st, err := s.Stats(ctx)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "ok: %d papers, %d edges\n", st.Papers, st.Edges)
-	return nil
 }

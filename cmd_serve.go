@@ -47,7 +47,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	seedsIfEmpty := fl.Bool("seeds-if-empty", true, "fill an empty database from the embedded seed abstracts")
 	timeout := fl.Duration("timeout", 10*time.Second, "per-request `duration` limit")
 	respCache := fl.Int("response-cache", 2048, "query responses kept between writes, `n`; 0 disables the cache")
-	if err := fl.Parse(args); err != nil {
+	if err := parseFlags(fl, args); err != nil {
 		return err
 	}
 	if fl.NArg() > 0 {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/papergraph/papergraph/corpus"
 	"github.com/papergraph/papergraph/graph"
 )
 
@@ -12,7 +13,7 @@ import (
 // of 150 terms, as long as real ones.
 func ingestCorpus(b *testing.B, n int) []graph.Paper {
 	b.Helper()
-	return genCorpus(9, n, 150)
+	return corpus.Papers(9, n, 150)
 }
 
 // benchIngest writes papers in batches of 4000 into a fresh store, the

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dgraph-io/badger/v4"
 
+	"github.com/papergraph/papergraph/corpus"
 	"github.com/papergraph/papergraph/graph"
 )
 
@@ -76,7 +77,7 @@ func TestCacheFollowsWrites(t *testing.T) {
 func TestCacheSnapshot(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)
-	p := graph.Paper{ID: paperID(1), Name: "One", Entities: []graph.Entity{{Kind: graph.Dataset, Name: "Old"}}}
+	p := graph.Paper{ID: corpus.PaperID(1), Name: "One", Entities: []graph.Entity{{Kind: graph.Dataset, Name: "Old"}}}
 	put(t, s, p)
 	old := s.db.NewTransaction(false)
 	defer old.Discard()
@@ -114,7 +115,7 @@ func TestEachPosting(t *testing.T) {
 	big := graph.Entity{Kind: graph.Dataset, Name: "Big"}
 	var papers []graph.Paper
 	for n := range 300 {
-		papers = append(papers, graph.Paper{ID: paperID(uint64(n + 1)), Name: fmt.Sprint("P", n), Entities: []graph.Entity{big}})
+		papers = append(papers, graph.Paper{ID: corpus.PaperID(uint64(n + 1)), Name: fmt.Sprint("P", n), Entities: []graph.Entity{big}})
 	}
 	put(t, s, papers...)
 	want := idsOf(papers)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dgraph-io/badger/v4"
 
+	"github.com/papergraph/papergraph/corpus"
 	"github.com/papergraph/papergraph/graph"
 )
 
@@ -15,7 +16,7 @@ import (
 // bug or a torn write would, and expects Check to name the damage.
 func TestCheckFindsDamage(t *testing.T) {
 	p := graph.Paper{
-		ID: paperID(1), Label: "Dolphin", Abstract: "Dolphin agents solve GSM8K problems.",
+		ID: corpus.PaperID(1), Label: "Dolphin", Abstract: "Dolphin agents solve GSM8K problems.",
 		Source: "a.txt", Index: 1,
 		Entities: []graph.Entity{{Kind: graph.Dataset, Name: "GSM8K"}, {Kind: graph.Dataset, Name: "OSWorld-G", Broader: []string{"OSWorld"}}},
 	}
@@ -35,10 +36,10 @@ func TestCheckFindsDamage(t *testing.T) {
 			return txn.Delete(entityKey("dataset:gsm8k"))
 		}, "entity missing"},
 		{"edge to a missing paper", func(txn *badger.Txn) error {
-			if err := txn.Set(edgesKey(paperID(2)), appendEdges(nil, idKinds("dataset:gsm8k"))); err != nil {
+			if err := txn.Set(edgesKey(corpus.PaperID(2)), appendEdges(nil, idKinds("dataset:gsm8k"))); err != nil {
 				return err
 			}
-			return txn.Set(entityEdgeKey("dataset:gsm8k", paperID(2)), nil)
+			return txn.Set(entityEdgeKey("dataset:gsm8k", corpus.PaperID(2)), nil)
 		}, "paper missing"},
 		{"wrong degree", func(txn *badger.Txn) error {
 			return txn.Set(degreeKey("dataset:gsm8k"), u64(5))
@@ -64,7 +65,7 @@ func TestCheckFindsDamage(t *testing.T) {
 			return txn.Delete(postingKey("dolphin", 1))
 		}, "postings"},
 		{"source to a missing paper", func(txn *badger.Txn) error {
-			return txn.Set(sourceKey("b.txt", 3), []byte(paperID(9)))
+			return txn.Set(sourceKey("b.txt", 3), []byte(corpus.PaperID(9)))
 		}, "source b.txt #3"},
 		{"record and edges disagree", func(txn *badger.Txn) error {
 			if err := txn.Set(edgesKey(p.ID), appendEdges(nil, idKinds("dataset:gsm8k", "dataset:osworld", "dataset:osworld-g"))); err != nil {
@@ -96,7 +97,7 @@ func TestCheckCapsViolations(t *testing.T) {
 	s := openTest(t)
 	err := s.db.Update(func(txn *badger.Txn) error {
 		for i := range maxViolations + 10 {
-			if err := txn.Set(sourceKey("x", i), []byte(paperID(uint64(i)))); err != nil {
+			if err := txn.Set(sourceKey("x", i), []byte(corpus.PaperID(uint64(i)))); err != nil {
 				return err
 			}
 		}

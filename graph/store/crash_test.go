@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/papergraph/papergraph/corpus"
 	"github.com/papergraph/papergraph/graph"
 )
 
@@ -39,7 +40,7 @@ func TestCrashChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	papers := genCorpus(crashSeed, crashPapers, crashWords)
+	papers := corpus.Papers(crashSeed, crashPapers, crashWords)
 	for i := 0; i < len(papers); i += crashBatch {
 		if _, err := s.PutPapers(context.Background(), papers[i:min(i+crashBatch, len(papers))]); err != nil {
 			t.Fatal(err)
@@ -88,7 +89,7 @@ func TestCrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	edges := 0
-	for _, p := range genCorpus(crashSeed, crashPapers, crashWords) {
+	for _, p := range corpus.Papers(crashSeed, crashPapers, crashWords) {
 		edges += len(p.Entities)
 	}
 	if st.Papers != crashPapers || st.Edges != edges {
@@ -170,7 +171,7 @@ func TestLoadCrashChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	papers := genCorpus(crashSeed, crashPapers, crashWords)
+	papers := corpus.Papers(crashSeed, crashPapers, crashWords)
 	for i := 0; i < len(papers); i += crashBatch {
 		if err := l.Add(ctx, papers[i:min(i+crashBatch, len(papers))]); err != nil {
 			t.Fatal(err)
@@ -194,7 +195,7 @@ func TestLoadCrash(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(crashSeed, 3))
 	edges := 0
-	for _, p := range genCorpus(crashSeed, crashPapers, crashWords) {
+	for _, p := range corpus.Papers(crashSeed, crashPapers, crashWords) {
 		edges += len(p.Entities)
 	}
 	deadline := time.Now().Add(crashTimeout)
@@ -230,7 +231,7 @@ func TestOpenEmptyMemtable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.PutPapers(context.Background(), genCorpus(7, 5, 10)); err != nil {
+	if _, err := s.PutPapers(context.Background(), corpus.Papers(7, 5, 10)); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {

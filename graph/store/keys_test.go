@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/papergraph/papergraph/corpus"
 	"github.com/papergraph/papergraph/graph"
 )
 
@@ -80,7 +81,7 @@ func FuzzKeys(f *testing.F) {
 	f.Fuzz(func(t *testing.T, kind uint8, name string, paper uint64, term, source string, index uint32, degree uint64) {
 		k := graph.Kind(kind%4 + 1)
 		eid := graph.EntityID(k, name)
-		pid := paperID(paper)
+		pid := corpus.PaperID(paper)
 		if graph.Slug(name) == "" || bytes.IndexByte([]byte(term+source), sep) >= 0 || term == "" {
 			t.Skip()
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/dgraph-io/ristretto/v2/z"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/papergraph/papergraph/corpus"
 	"github.com/papergraph/papergraph/graph"
 )
 
@@ -44,10 +45,10 @@ func dumpKeys(tb testing.TB, s *Store) map[string]string {
 	return out
 }
 
-// loadCorpus is genCorpus with some papers given again from another
+// loadCorpus is corpus.Papers with some papers given again from another
 // source, as a merge test would.
 func loadCorpus() []graph.Paper {
-	papers := genCorpus(21, 700, 30)
+	papers := corpus.Papers(21, 700, 30)
 	for i := 0; i < 700; i += 50 {
 		p := papers[i]
 		p.Source, p.Index, p.Title, p.Label = "other.jsonl", i, "", ""
@@ -127,11 +128,11 @@ func TestLoaderMatchesPutPapers(t *testing.T) {
 
 func TestLoaderNotEmpty(t *testing.T) {
 	s := openTest(t)
-	put(t, s, genCorpus(3, 1, 5)...)
+	put(t, s, corpus.Papers(3, 1, 5)...)
 	if _, err := s.NewLoader(); !errors.Is(err, graph.ErrNotEmpty) {
 		t.Fatalf("NewLoader on a store with a paper: %v; want ErrNotEmpty", err)
 	}
-	put(t, s, genCorpus(4, 1, 5)...) // the write lock was released
+	put(t, s, corpus.Papers(4, 1, 5)...) // the write lock was released
 }
 
 // TestLoaderInterrupted checks that a load closed before Finish, or cut
@@ -143,7 +144,7 @@ func TestLoaderInterrupted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := l.Add(ctx, genCorpus(5, 50, 10)); err != nil {
+	if err := l.Add(ctx, corpus.Papers(5, 50, 10)); err != nil {
 		t.Fatal(err)
 	}
 	l.Close()
@@ -156,7 +157,7 @@ func TestLoaderInterrupted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := l.Add(ctx, genCorpus(5, 50, 10)); err != nil {
+	if err := l.Add(ctx, corpus.Papers(5, 50, 10)); err != nil {
 		t.Fatal(err)
 	}
 	l.failed = errors.New("disk on fire")
@@ -173,7 +174,7 @@ func TestLoaderInterrupted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	put(t, s2, genCorpus(6, 20, 10)...)
+	put(t, s2, corpus.Papers(6, 20, 10)...)
 	if err := s2.db.Update(func(txn *badger.Txn) error { return txn.Set(loadingKey(), nil) }); err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +192,7 @@ func TestLoaderInterrupted(t *testing.T) {
 	if v := dumpKeys(t, s3); len(v) != 1 {
 		t.Errorf("reopened after an interrupted load: keys %q; want the version only", slices.Sorted(maps.Keys(v)))
 	}
-	put(t, s3, genCorpus(7, 5, 10)...)
+	put(t, s3, corpus.Papers(7, 5, 10)...)
 	mustCheck(t, s3)
 }
 

@@ -7,18 +7,19 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/papergraph/papergraph/corpus"
 	"github.com/papergraph/papergraph/graph"
 )
 
 func TestPaperErrors(t *testing.T) {
 	s := openTest(t)
-	put(t, s, graph.Paper{ID: paperID(1), Abstract: "x"})
+	put(t, s, graph.Paper{ID: corpus.PaperID(1), Abstract: "x"})
 	tests := []struct {
 		id   string
 		want error
 	}{
-		{paperID(1), nil},
-		{paperID(2), graph.ErrNotFound},
+		{corpus.PaperID(1), nil},
+		{corpus.PaperID(2), graph.ErrNotFound},
 		{"dataset:gsm8k", graph.ErrBadID},
 		{"", graph.ErrBadID},
 	}
@@ -28,11 +29,11 @@ func TestPaperErrors(t *testing.T) {
 			t.Errorf("Paper(%q) error = %v; want %v", tt.id, err, tt.want)
 		}
 	}
-	got, err := s.Papers(context.Background(), []string{paperID(2), paperID(1), "bad"})
+	got, err := s.Papers(context.Background(), []string{corpus.PaperID(2), corpus.PaperID(1), "bad"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got[0] != nil || got[1] == nil || got[1].ID != paperID(1) || got[2] != nil {
+	if got[0] != nil || got[1] == nil || got[1].ID != corpus.PaperID(1) || got[2] != nil {
 		t.Errorf("Papers = %v; want [nil, paper 1, nil]", got)
 	}
 }
@@ -42,10 +43,10 @@ func TestEntityAndLookup(t *testing.T) {
 	s := openTest(t)
 	osg := graph.Entity{Kind: graph.Dataset, Name: "OSWorld-G", Aliases: []string{"OSWorld G"}, Broader: []string{"OSWorld"}}
 	put(t, s,
-		graph.Paper{ID: paperID(1), Abstract: "a", Entities: []graph.Entity{osg, {Kind: graph.Technique, Name: "Vision-Language Model", Aliases: []string{"VLM"}}}},
-		graph.Paper{ID: paperID(2), Abstract: "b", Entities: []graph.Entity{{Kind: graph.Dataset, Name: "OSWorld-Verified", Broader: []string{"OSWorld"}}}},
+		graph.Paper{ID: corpus.PaperID(1), Abstract: "a", Entities: []graph.Entity{osg, {Kind: graph.Technique, Name: "Vision-Language Model", Aliases: []string{"VLM"}}}},
+		graph.Paper{ID: corpus.PaperID(2), Abstract: "b", Entities: []graph.Entity{{Kind: graph.Dataset, Name: "OSWorld-Verified", Broader: []string{"OSWorld"}}}},
 		// A later paper adds an alias to a known entity.
-		graph.Paper{ID: paperID(3), Abstract: "c", Entities: []graph.Entity{{Kind: graph.Dataset, Name: "OSWorld-G", Aliases: []string{"OSW-G"}}}},
+		graph.Paper{ID: corpus.PaperID(3), Abstract: "c", Entities: []graph.Entity{{Kind: graph.Dataset, Name: "OSWorld-G", Aliases: []string{"OSW-G"}}}},
 	)
 	e, err := s.Entity(ctx, "dataset:osworld")
 	if err != nil {

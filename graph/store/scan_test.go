@@ -6,12 +6,13 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/papergraph/papergraph/corpus"
 	"github.com/papergraph/papergraph/graph"
 )
 
 func TestWalk(t *testing.T) {
 	s := openTest(t)
-	papers := genCorpus(7, 60, 10)
+	papers := corpus.Papers(7, 60, 10)
 	put(t, s, papers...)
 	var ids []string
 	edges, entities := 0, 0

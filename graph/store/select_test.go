@@ -10,6 +10,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/papergraph/papergraph/corpus"
 	"github.com/papergraph/papergraph/graph"
 )
 
@@ -246,7 +247,7 @@ func BenchmarkExportWhole(b *testing.B) {
 	for _, n := range []int{1000, 4000} {
 		b.Run(fmt.Sprintf("papers=%d", n), func(b *testing.B) {
 			s := openTest(b)
-			papers := genCorpus(7, n, 40)
+			papers := corpus.Papers(7, n, 40)
 			for i := 0; i < len(papers); i += 1000 {
 				put(b, s, papers[i:min(i+1000, len(papers))]...)
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/papergraph/papergraph/corpus"
 	"github.com/papergraph/papergraph/graph"
 )
 
@@ -20,7 +21,7 @@ func TestStats(t *testing.T) {
 	if diff := cmp.Diff(want, st); diff != "" {
 		t.Errorf("Stats() of an empty store mismatch (-want +got):\n%s", diff)
 	}
-	papers := genCorpus(1, 300, 40)
+	papers := corpus.Papers(1, 300, 40)
 	put(t, s, papers...)
 	want = graph.Stats{Papers: 300, Entities: map[graph.Kind]int{}}
 	ids := map[string]bool{}

@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/dgraph-io/badger/v4"
 
+	"github.com/papergraph/papergraph/corpus"
 	"github.com/papergraph/papergraph/graph"
 )
 
@@ -53,83 +52,6 @@ func mustCheck(tb testing.TB, s *Store) {
 	}
 }
 
-// paperID returns a valid paper id for n.
-func paperID(n uint64) string { return fmt.Sprintf("%016x", n*0x9e3779b97f4a7c15) }
-
-// genWords is the vocabulary of generated abstracts: pronounceable
-// made-up words, drawn with a skewed distribution as real text is.
-func genWords(n int) []string {
-	cons, vows := "bcdfghklmnprstvz", "aeiou"
-	words := make([]string, n)
-	for i := range words {
-		var b strings.Builder
-		x := i + 1
-		for x > 0 || b.Len() < 4 {
-			b.WriteByte(cons[x%len(cons)])
-			x /= len(cons)
-			b.WriteByte(vows[x%len(vows)])
-			x /= len(vows)
-		}
-		words[i] = b.String()
-	}
-	return words
-}
-
-// genCorpus returns n deterministic papers drawn from seed: abstracts of
-// about words terms from a vocabulary of 20,000, and entities from pools of
-// tasks, modalities, datasets and techniques, a few datasets of a family
-// with a broader parent. The degree distribution is skewed so that some
-// entities are hubs.
-func genCorpus(seed uint64, n, words int) []graph.Paper {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	vocab := genWords(20000)
-	pools := []struct {
-		kind graph.Kind
-		size int
-		per  int
-	}{{graph.Task, 60, 2}, {graph.Modality, 8, 1}, {graph.Dataset, 3000, 3}, {graph.Technique, 600, 3}}
-	skewed := func(size int) int { return int(float64(size) * rng.Float64() * rng.Float64() * rng.Float64()) }
-	papers := make([]graph.Paper, n)
-	for i := range papers {
-		p := &papers[i]
-		p.ID = paperID(uint64(i) + seed<<32)
-		p.Source, p.Index = "gen.jsonl", i+1
-		var b strings.Builder
-		for j := range words {
-			if j > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(vocab[skewed(len(vocab))])
-		}
-		p.Abstract = b.String()
-		p.Title = fmt.Sprintf("Generated paper %d", i)
-		p.Label = p.Title
-		seen := map[string]bool{}
-		for _, pool := range pools {
-			for range 1 + rng.IntN(pool.per) {
-				j := skewed(pool.size)
-				e := graph.Entity{Kind: pool.kind, Name: fmt.Sprintf("%s %d", pool.kind, j)}
-				if pool.kind == graph.Dataset && j%10 == 1 {
-					e.Name += "-G"
-					e.Broader = []string{fmt.Sprintf("%s %d", pool.kind, j)}
-					e.Aliases = []string{fmt.Sprintf("DS%dG", j)}
-				}
-				if !seen[e.ID()] {
-					seen[e.ID()] = true
-					p.Entities = append(p.Entities, e)
-				}
-			}
-		}
-		slices.SortFunc(p.Entities, func(a, b graph.Entity) int {
-			if a.Kind != b.Kind {
-				return int(a.Kind) - int(b.Kind)
-			}
-			return strings.Compare(a.Name, b.Name)
-		})
-	}
-	return papers
-}
-
 func TestReopen(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -137,7 +59,7 @@ func TestReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	put(t, s, genCorpus(5, 50, 20)...)
+	put(t, s, corpus.Papers(5, 50, 20)...)
 
 	// A second opener, even in this process, finds the directory locked.
 	if _, err := Open(dir, Options{}); !errors.Is(err, graph.ErrLocked) || !strings.Contains(err.Error(), dir) {
@@ -187,7 +109,7 @@ func TestReopen(t *testing.T) {
 func TestConcurrentReadWrite(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)
-	papers := genCorpus(6, 150, 20)
+	papers := corpus.Papers(6, 150, 20)
 	put(t, s, papers[:50]...)
 	var wg sync.WaitGroup
 	done := make(chan struct{})
@@ -249,7 +171,7 @@ func TestConcurrentReadWrite(t *testing.T) {
 func TestCollectGarbage(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)
-	papers := genCorpus(11, 200, 400)
+	papers := corpus.Papers(11, 200, 400)
 	put(t, s, papers...)
 	for i := range papers {
 		papers[i].Abstract += " revised"

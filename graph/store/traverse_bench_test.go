@@ -4,18 +4,17 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/papergraph/papergraph/corpus"
 	"github.com/papergraph/papergraph/graph"
 )
 
@@ -62,7 +61,7 @@ func openBench(b *testing.B) *Store {
 		n := *benchPapers
 		dir := filepath.Join(os.TempDir(), fmt.Sprintf("papergraph-bench-f%d-g%d-%d", formatVersion, benchGenVersion, n))
 		done := filepath.Join(dir, "complete")
-		papers := benchCorpus(n)
+		papers := corpus.Papers(1, n, 80)
 		if _, err := os.Stat(done); err != nil {
 			if g.err = os.RemoveAll(dir); g.err != nil {
 				return
@@ -95,7 +94,7 @@ func openBench(b *testing.B) *Store {
 				}
 			}
 		}
-		g.words = benchWords(200)
+		g.words = corpus.Words(200)
 	})
 	if g.err != nil {
 		b.Fatal(g.err)
@@ -104,82 +103,9 @@ func openBench(b *testing.B) *Store {
 }
 
 // benchGenVersion names the generator in the cache directory: bump it when
-// benchCorpus changes.
-const benchGenVersion = 1
-
-// benchWords returns n made-up words, the same for the same n prefix.
-func benchWords(n int) []string {
-	cons, vows := "bcdfghklmnprstvz", "aeiou"
-	out := make([]string, n)
-	for i := range out {
-		var sb strings.Builder
-		for x := i + 1; x > 0 || sb.Len() < 4; x /= len(cons) * len(vows) {
-			sb.WriteByte(cons[x%len(cons)])
-			sb.WriteByte(vows[(x/len(cons))%len(vows)])
-		}
-		out[i] = sb.String()
-	}
-	return out
-}
-
-// benchCorpus returns n deterministic papers. Entity popularity is Zipf
-// (P(rank k) ~ 1/(k+1)^s): the top dataset is linked to about a third of
-// the papers, most datasets to a handful; techniques and tasks likewise.
-// Every tenth dataset belongs to a family with a broader parent.
-// Abstracts are 80 words, Zipf over a vocabulary of 30,000.
-func benchCorpus(n int) []graph.Paper {
-	rng := rand.New(rand.NewPCG(1, 2))
-	words := benchWords(30000)
-	word := rand.NewZipf(rng, 1.07, 2, uint64(len(words)-1))
-	pools := []struct {
-		kind    graph.Kind
-		zipf    *rand.Zipf
-		min, nr int // entities per paper: min + rand(nr)
-	}{
-		{graph.Task, rand.NewZipf(rng, 1.2, 1, 400), 1, 2},
-		{graph.Modality, rand.NewZipf(rng, 1.5, 1, 12), 1, 1},
-		{graph.Dataset, rand.NewZipf(rng, 1.15, 1, 20000), 1, 3},
-		{graph.Technique, rand.NewZipf(rng, 1.1, 2, 5000), 1, 4},
-	}
-	papers := make([]graph.Paper, n)
-	for i := range papers {
-		p := &papers[i]
-		p.ID = fmt.Sprintf("%016x", splitmix(uint64(i)))
-		p.Label = fmt.Sprintf("Generated paper %d", i)
-		p.Source, p.Index = "bench.jsonl", i+1
-		var sb strings.Builder
-		for j := range 80 {
-			if j > 0 {
-				sb.WriteByte(' ')
-			}
-			sb.WriteString(words[word.Uint64()])
-		}
-		p.Abstract = sb.String()
-		seen := make(map[string]bool)
-		for _, pool := range pools {
-			for range pool.min + rng.IntN(pool.nr) {
-				j := pool.zipf.Uint64()
-				e := graph.Entity{Kind: pool.kind, Name: fmt.Sprintf("%s %d", pool.kind, j)}
-				if pool.kind == graph.Dataset && j%10 == 3 {
-					e.Broader = []string{fmt.Sprintf("dataset family %d", j/100)}
-				}
-				if !seen[e.ID()] {
-					seen[e.ID()] = true
-					p.Entities = append(p.Entities, e)
-				}
-			}
-		}
-	}
-	return papers
-}
-
-// splitmix is SplitMix64's finaliser: paper ids spread like hashes.
-func splitmix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
-}
+// corpus.Papers changes. Version 1 was this file's own generator, with
+// dataset families of ten and other ids.
+const benchGenVersion = 2
 
 // runLatency runs op b.N times over inputs 0, 1, 2, ... and reports the
 // 50th and 99th percentile latencies besides the mean: wall-clock time,
@@ -225,6 +151,14 @@ func threadCPU() time.Duration {
 
 // pick returns a deterministic pseudo-random element of xs for run i.
 func pick(xs []string, i int) string { return xs[splitmix(uint64(i)+7)%uint64(len(xs))] }
+
+// splitmix is SplitMix64's finaliser: consecutive runs pick far apart.
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
 
 func BenchmarkSharing(b *testing.B) {
 	s := openBench(b)

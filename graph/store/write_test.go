@@ -10,19 +10,20 @@ import (
 	"github.com/dgraph-io/badger/v4"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/papergraph/papergraph/corpus"
 	"github.com/papergraph/papergraph/graph"
 )
 
 func TestPutPapersOutcomes(t *testing.T) {
 	ctx := context.Background()
 	base := graph.Paper{
-		ID: paperID(1), Label: "Dolphin for GUI agents", Abstract: "We train Dolphin on GSM8K with LoRA.",
+		ID: corpus.PaperID(1), Label: "Dolphin for GUI agents", Abstract: "We train Dolphin on GSM8K with LoRA.",
 		Source: "a.txt", Index: 1,
 		Entities: []graph.Entity{{Kind: graph.Dataset, Name: "GSM8K"}, {Kind: graph.Technique, Name: "LoRA"}},
 	}
 	changed := base
 	changed.Entities = []graph.Entity{{Kind: graph.Dataset, Name: "MATH"}, {Kind: graph.Technique, Name: "LoRA"}}
-	other := graph.Paper{ID: paperID(2), Label: "Whales", Abstract: "Whales sing on GSM8K."}
+	other := graph.Paper{ID: corpus.PaperID(2), Label: "Whales", Abstract: "Whales sing on GSM8K."}
 	titled := base
 	titled.Title, titled.Label, titled.Source, titled.Index, titled.URL = "Dolphin: Agents", "Dolphin: Agents", "papers.jsonl", 7, "https://x.org/1"
 
@@ -142,11 +143,11 @@ func TestPutPapersBadInput(t *testing.T) {
 	}{
 		{"short id", graph.Paper{ID: "abc"}},
 		{"upper-case id", graph.Paper{ID: "ABCDEF0123456789"}},
-		{"bad kind", graph.Paper{ID: paperID(1), Entities: []graph.Entity{{Kind: 9, Name: "x"}}}},
-		{"empty entity name", graph.Paper{ID: paperID(1), Entities: []graph.Entity{{Kind: graph.Task, Name: "--"}}}},
+		{"bad kind", graph.Paper{ID: corpus.PaperID(1), Entities: []graph.Entity{{Kind: 9, Name: "x"}}}},
+		{"empty entity name", graph.Paper{ID: corpus.PaperID(1), Entities: []graph.Entity{{Kind: graph.Task, Name: "--"}}}},
 	}
 	s := openTest(t)
-	good := graph.Paper{ID: paperID(2), Abstract: "fine"}
+	good := graph.Paper{ID: corpus.PaperID(2), Abstract: "fine"}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := s.PutPapers(context.Background(), []graph.Paper{good, tt.paper})
@@ -175,7 +176,7 @@ func broaderIDs(e graph.Entity) []string {
 func TestPutPapersSplit(t *testing.T) {
 	s := openTest(t)
 	s.maxTxnEntries = 500 // a few papers per transaction
-	papers := genCorpus(2, 400, 60)
+	papers := corpus.Papers(2, 400, 60)
 	if r := put(t, s, papers...); r.Added != len(papers) {
 		t.Errorf("PutPapers = %+v; want %d added", r, len(papers))
 	}
@@ -196,15 +197,15 @@ func TestPutPapersPipeline(t *testing.T) {
 	e := func(aliases ...string) []graph.Entity {
 		return []graph.Entity{{Kind: graph.Dataset, Name: "GSM8K", Aliases: aliases}}
 	}
-	a := graph.Paper{ID: paperID(1), Label: "Dolphin", Abstract: "Dolphin swims.", Source: "a.txt", Index: 1, Entities: e("gsm-8k")}
+	a := graph.Paper{ID: corpus.PaperID(1), Label: "Dolphin", Abstract: "Dolphin swims.", Source: "a.txt", Index: 1, Entities: e("gsm-8k")}
 	a2 := a
 	a2.Title, a2.Label, a2.Entities = "Porpoise", "Porpoise", e("GSM 8K")
 	a3 := a
 	a3.Title, a3.Label, a3.Source, a3.Index = "Narwhal", "Narwhal", "b.jsonl", 4
-	b := graph.Paper{ID: paperID(2), Label: "Whale", Abstract: "Whale sings.", Source: "a.txt", Index: 2, Entities: e()}
+	b := graph.Paper{ID: corpus.PaperID(2), Label: "Whale", Abstract: "Whale sings.", Source: "a.txt", Index: 2, Entities: e()}
 	b2 := b
 	b2.Title, b2.Label = "Orca", "Orca"
-	c := graph.Paper{ID: paperID(3), Label: "Seal", Abstract: "Seal naps.", Entities: e()}
+	c := graph.Paper{ID: corpus.PaperID(3), Label: "Seal", Abstract: "Seal naps.", Entities: e()}
 	r := put(t, s, a, a2, b, a3, c, b2)
 	if want := (graph.PutResult{Added: 3, Updated: 3}); r != want {
 		t.Errorf("PutPapers = %+v; want %+v", r, want)
@@ -242,7 +243,7 @@ func TestPutPapersTxnTooBig(t *testing.T) {
 	}
 	defer s.Close()
 	s.maxTxnEntries = 1 << 30
-	papers := genCorpus(10, 300, 60)
+	papers := corpus.Papers(10, 300, 60)
 	if r := put(t, s, papers...); r.Added != len(papers) {
 		t.Errorf("PutPapers = %+v; want %d added", r, len(papers))
 	}
@@ -252,9 +253,9 @@ func TestPutPapersTxnTooBig(t *testing.T) {
 func TestReextract(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)
-	old := genCorpus(3, 200, 50)
+	old := corpus.Papers(3, 200, 50)
 	put(t, s, old...)
-	changed := genCorpus(4, 200, 50)
+	changed := corpus.Papers(4, 200, 50)
 	for i := range changed {
 		changed[i].ID, changed[i].Index = old[i].ID, old[i].Index
 		changed[i].Title, changed[i].Label = old[i].Title, old[i].Label

@@ -1,4 +1,4 @@
-package main
+package corpus
 
 import (
 	"bytes"
@@ -12,42 +12,42 @@ import (
 	"github.com/papergraph/papergraph/graph"
 )
 
-// benchExtractor is one Extractor for the package's tests: loading the
+// testExtractorOnce is one Extractor for the package's tests: loading the
 // vocabulary takes a while.
-var benchExtractor = sync.OnceValues(func() (*extract.Extractor, error) { return extract.New(extract.Options{}) })
+var testExtractorOnce = sync.OnceValues(func() (*extract.Extractor, error) { return extract.New(extract.Options{}) })
 
-func benchTestExtractor(tb testing.TB) *extract.Extractor {
+func testExtractor(tb testing.TB) *extract.Extractor {
 	tb.Helper()
-	x, err := benchExtractor()
+	x, err := testExtractorOnce()
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return x
 }
 
-// genCorpusBytes returns n generated documents of seed as JSON Lines.
-func genCorpusBytes(t *testing.T, x *extract.Extractor, seed uint64, n int) []byte {
+// generatedJSONL returns n generated documents of seed as JSON Lines.
+func generatedJSONL(t *testing.T, x *extract.Extractor, seed uint64, n int) []byte {
 	t.Helper()
-	c, err := openBenchCorpus(x, seed, "")
+	c, err := Open(x.Vocabulary(), seed, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
 	var buf bytes.Buffer
-	if err := writeBenchCorpus(&buf, c, n); err != nil {
+	if err := WriteJSONL(&buf, c, n); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
 }
 
-func TestGenCorpusDeterministic(t *testing.T) {
-	x := benchTestExtractor(t)
-	a := genCorpusBytes(t, x, 1, 50)
-	b := genCorpusBytes(t, x, 1, 50)
+func TestGeneratorDeterministic(t *testing.T) {
+	x := testExtractor(t)
+	a := generatedJSONL(t, x, 1, 50)
+	b := generatedJSONL(t, x, 1, 50)
 	if !bytes.Equal(a, b) {
 		t.Fatal("two corpora of seed 1 differ")
 	}
-	if c := genCorpusBytes(t, x, 2, 50); bytes.Equal(a, c) {
+	if c := generatedJSONL(t, x, 2, 50); bytes.Equal(a, c) {
 		t.Fatal("corpora of seeds 1 and 2 are equal")
 	}
 	if n := bytes.Count(a, []byte("\n")); n != 50 {
@@ -55,18 +55,18 @@ func TestGenCorpusDeterministic(t *testing.T) {
 	}
 }
 
-// TestGenCorpusPapers reads a generated corpus back through extract's
+// TestGeneratorPapers reads a generated corpus back through extract's
 // Reader and checks that every document is a distinct paper of realistic
 // length, with markup, in which the extractor finds tasks, datasets and
 // techniques, and that popularity is skewed: some dataset is a hub.
-func TestGenCorpusPapers(t *testing.T) {
+func TestGeneratorPapers(t *testing.T) {
 	const n = 300
-	x := benchTestExtractor(t)
+	x := testExtractor(t)
 	file := filepath.Join(t.TempDir(), "corpus.jsonl")
-	if err := os.WriteFile(file, genCorpusBytes(t, x, 7, n), 0o644); err != nil {
+	if err := os.WriteFile(file, generatedJSONL(t, x, 7, n), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := openBenchCorpus(x, 0, file)
+	c, err := Open(x.Vocabulary(), 0, file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,10 +117,10 @@ func TestGenCorpusPapers(t *testing.T) {
 	}
 }
 
-// TestFileCorpusRepeats checks that a file shorter than the run is
+// TestFileRepeats checks that a file shorter than the run is
 // repeated with new paper ids.
-func TestFileCorpusRepeats(t *testing.T) {
-	x := benchTestExtractor(t)
+func TestFileRepeats(t *testing.T) {
+	x := testExtractor(t)
 	file := filepath.Join(t.TempDir(), "two.jsonl")
 	body := `{"title": "A", "abstract": "We propose Foo, a method for image classification on ImageNet."}
 {"abstract": "Experiments on CIFAR-10 show gains for object detection."}
@@ -128,7 +128,7 @@ func TestFileCorpusRepeats(t *testing.T) {
 	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := openBenchCorpus(x, 0, file)
+	c, err := Open(x.Vocabulary(), 0, file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestFileCorpusRepeats(t *testing.T) {
 	if err := os.WriteFile(empty, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err = openBenchCorpus(x, 0, empty)
+	c, err = Open(x.Vocabulary(), 0, empty)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,8 @@
-package main
+package corpus
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,104 +11,7 @@ import (
 	"github.com/papergraph/papergraph/graph"
 )
 
-// benchCorpus is a stream of abstracts for `bench`: generated, or read from
-// a file and repeated. Documents are made one at a time, so a corpus of a
-// million papers never sits in memory.
-type benchCorpus interface {
-	// Next returns the next document; the stream never ends on its own.
-	Next() (extract.Document, error)
-	Close() error
-}
-
-// openBenchCorpus returns the generated corpus of seed, or the documents of
-// file repeated when file is not empty.
-func openBenchCorpus(x *extract.Extractor, seed uint64, file string) (benchCorpus, error) {
-	if file != "" {
-		return &fileCorpus{path: file}, nil
-	}
-	return newGenCorpus(x.Vocabulary(), seed), nil
-}
-
-// corpusSource is the first n documents of a corpus, as an ingest.Source.
-type corpusSource struct {
-	c    benchCorpus
-	n    int
-	read int64 // bytes of the abstracts returned
-}
-
-func (s *corpusSource) Next() (extract.Document, error) {
-	if s.n <= 0 {
-		return extract.Document{}, io.EOF
-	}
-	d, err := s.c.Next()
-	s.n--
-	s.read += int64(len(d.Abstract))
-	return d, err
-}
-
-func (s *corpusSource) Skipped() int { return 0 }
-func (s *corpusSource) Read() int64  { return s.read }
-
-// fileCorpus reads a corpus file with extract's Reader and starts again at
-// its end. Each pass after the first appends " (variant k)" to titles and
-// abstracts, so that every document is a new paper (paper ids hash the
-// abstract) while the entities stay those of the real text.
-type fileCorpus struct {
-	path    string
-	f       *os.File
-	r       *extract.Reader
-	pass    int // passes finished
-	inPass  int // documents read in the current pass
-	emitted int
-}
-
-func (c *fileCorpus) Next() (extract.Document, error) {
-	for {
-		if c.r == nil {
-			f, err := os.Open(c.path)
-			if err != nil {
-				return extract.Document{}, err
-			}
-			c.f = f
-			c.r = extract.NewReader(f, filepath.Base(c.path), extract.ReaderOptions{SkipBad: true})
-			c.inPass = 0
-		}
-		d, err := c.r.Next()
-		if errors.Is(err, io.EOF) {
-			c.f.Close()
-			c.f, c.r = nil, nil
-			if c.inPass == 0 {
-				return extract.Document{}, fmt.Errorf("corpus %s: no abstracts", c.path)
-			}
-			c.pass++
-			continue
-		}
-		if err != nil {
-			return extract.Document{}, err
-		}
-		c.inPass++
-		c.emitted++
-		// One running index across passes keeps (source, index) unique.
-		d.Index = c.emitted
-		if c.pass > 0 {
-			suffix := fmt.Sprintf(" (variant %d)", c.pass)
-			d.Abstract += suffix
-			if d.Title != "" {
-				d.Title += suffix
-			}
-		}
-		return d, nil
-	}
-}
-
-func (c *fileCorpus) Close() error {
-	if c.f == nil {
-		return nil
-	}
-	return c.f.Close()
-}
-
-// genCorpus writes synthetic abstracts shaped like real ones: a problem
+// generator writes synthetic abstracts shaped like real ones: a problem
 // statement, a contribution with the paper's own name in markup, method
 // sentences with LaTeX, experiments on named datasets, fillers up to a
 // drawn length (800 to 2,000 bytes). Tasks, datasets and techniques are
@@ -121,7 +19,7 @@ func (c *fileCorpus) Close() error {
 // (P(rank k) ~ 1/(k+1)^1.1), so a few entities are hubs linked to a third
 // of the papers, as "ImageNet" or "large language model" are in real
 // corpora, and most entities are rare. The same seed gives the same bytes.
-type genCorpus struct {
+type generator struct {
 	rng    *rand.Rand
 	kinds  map[graph.Kind]*zipfPool
 	source string // Document.Source of every paper: "bench-seed-S"
@@ -139,9 +37,9 @@ type zipfPool struct {
 // appear in about a third of the papers with this vocabulary's size.
 const zipfExponent = 1.1
 
-func newGenCorpus(vocab []graph.Entity, seed uint64) *genCorpus {
+func newGenerator(vocab []graph.Entity, seed uint64) *generator {
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	g := &genCorpus{rng: rng, kinds: map[graph.Kind]*zipfPool{}, source: fmt.Sprintf("bench-seed-%d", seed)}
+	g := &generator{rng: rng, kinds: map[graph.Kind]*zipfPool{}, source: fmt.Sprintf("bench-seed-%d", seed)}
 	byKind := map[graph.Kind][]graph.Entity{}
 	for _, e := range vocab {
 		byKind[e.Kind] = append(byKind[e.Kind], e)
@@ -159,12 +57,12 @@ func newGenCorpus(vocab []graph.Entity, seed uint64) *genCorpus {
 	return g
 }
 
-func (g *genCorpus) Close() error { return nil }
+func (g *generator) Close() error { return nil }
 
 // pick returns one spelling of a popular-weighted entity of kind k: its
 // canonical name, or one of its aliases one time in five. Modality
 // entries are cues matched by their aliases only.
-func (g *genCorpus) pick(k graph.Kind) string {
+func (g *generator) pick(k graph.Kind) string {
 	p := g.kinds[k]
 	if p == nil {
 		return "the proposed model"
@@ -176,7 +74,7 @@ func (g *genCorpus) pick(k graph.Kind) string {
 	return e.Name
 }
 
-func (g *genCorpus) one(xs []string) string { return xs[g.rng.IntN(len(xs))] }
+func (g *generator) one(xs []string) string { return xs[g.rng.IntN(len(xs))] }
 
 // syllables spell the generated paper names; a name encodes the paper's
 // index in base 16 (from 17, so every name has two syllables or more), so
@@ -185,7 +83,7 @@ var syllables = [16]string{"ka", "lo", "mi", "nu", "ra", "se", "ti", "vo", "ze",
 
 var nameSuffixes = []string{"", "", "", "Net", "Former", "GPT", "Diff", "-2", "-X", "Agent", "RL", "Flow", "++"}
 
-func (g *genCorpus) paperName(i int) string {
+func (g *generator) paperName(i int) string {
 	var b strings.Builder
 	for n := i + 17; n > 0; n /= 16 {
 		b.WriteString(syllables[n%16])
@@ -262,7 +160,7 @@ var (
 )
 
 // Next returns the next generated abstract. It never fails.
-func (g *genCorpus) Next() (extract.Document, error) {
+func (g *generator) Next() (extract.Document, error) {
 	name := g.paperName(g.i)
 	g.i++
 	b := g.buf[:0]
@@ -305,7 +203,7 @@ func (g *genCorpus) Next() (extract.Document, error) {
 
 // fill appends tmpl with its slots filled to b. The datasets of one
 // sentence are distinct, as in "on ImageNet, COCO and ADE20K".
-func (g *genCorpus) fill(b []byte, tmpl, name string) []byte {
+func (g *generator) fill(b []byte, tmpl, name string) []byte {
 	first := len(b)
 	var datasets []string
 	for len(tmpl) > 0 {
@@ -358,27 +256,4 @@ func titleCase(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// writeBenchCorpus writes n documents of c as JSON Lines that extract's
-// Reader reads back (title, abstract, venue, year).
-func writeBenchCorpus(w io.Writer, c benchCorpus, n int) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for range n {
-		d, err := c.Next()
-		if err != nil {
-			return err
-		}
-		rec := struct {
-			Title    string `json:"title,omitempty"`
-			Abstract string `json:"abstract"`
-			Venue    string `json:"venue,omitempty"`
-			Year     int    `json:"year,omitempty"`
-		}{d.Title, d.Abstract, d.Venue, d.Year}
-		if err := enc.Encode(rec); err != nil {
-			return err
-		}
-	}
-	return nil
 }
