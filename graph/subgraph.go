@@ -10,7 +10,7 @@ import (
 // graph is exported in bounded memory. Callers write every node before any
 // edge, and only edges between nodes written, then call Close, which writes
 // the trailer and flushes (it does not close the underlying io.Writer).
-// The writers are DOTWriter, GraphMLWriter and CytoscapeWriter.
+// Package export has the writers: DOT, GraphML and Cytoscape.js.
 type GraphWriter interface {
 	WriteNode(Node) error
 	WriteEdge(Edge) error
@@ -60,7 +60,14 @@ func WriteSubgraph(gw GraphWriter, g Subgraph) error {
 	slices.SortFunc(edges, func(a, b Edge) int {
 		return cmp.Or(cmp.Compare(edgeRank(a), edgeRank(b)), CompareEdges(a, b))
 	})
-	return WriteEdges(gw, edges)
+	// Not WriteEdges, whose sort would mix the taxonomy edges back in
+	// among the paper edges wherever an entity id sorts before a paper id.
+	for _, e := range edges {
+		if err := gw.WriteEdge(e); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // nodeRank puts papers before entities.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/papergraph/papergraph/export"
 	"github.com/papergraph/papergraph/graph"
 	"github.com/papergraph/papergraph/graph/store"
 )
@@ -371,7 +372,7 @@ func (r *subgraphResolver) Nodes(ctx context.Context, obj *graph.Subgraph) ([]No
 
 func (r *subgraphResolver) Dot(ctx context.Context, obj *graph.Subgraph) (string, error) {
 	var b bytes.Buffer
-	if err := graph.WriteDOT(&b, *obj, graph.DOTOptions{}); err != nil {
+	if err := export.WriteDOT(&b, *obj, export.DOTOptions{}); err != nil {
 		return "", err
 	}
 	return b.String(), nil

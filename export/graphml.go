@@ -1,10 +1,12 @@
-package graph
+package export
 
 import (
 	"bufio"
 	"encoding/xml"
 	"errors"
 	"io"
+
+	"github.com/papergraph/papergraph/graph"
 )
 
 // graphMLHeader declares the attribute keys: a node's label, kind
@@ -38,7 +40,7 @@ func NewGraphMLWriter(w io.Writer) *GraphMLWriter {
 }
 
 // WriteNode writes one node; it fails once an edge was written.
-func (gw *GraphMLWriter) WriteNode(n Node) error {
+func (gw *GraphMLWriter) WriteNode(n graph.Node) error {
 	if gw.edges || gw.closed {
 		return errors.New("graphml: node written after edges")
 	}
@@ -63,7 +65,7 @@ func (gw *GraphMLWriter) WriteNode(n Node) error {
 }
 
 // WriteEdge writes one edge, after every node.
-func (gw *GraphMLWriter) WriteEdge(e Edge) error {
+func (gw *GraphMLWriter) WriteEdge(e graph.Edge) error {
 	if gw.closed {
 		return errors.New("graphml: edge written after Close")
 	}
@@ -98,9 +100,9 @@ func (gw *GraphMLWriter) Close() error {
 }
 
 // WriteGraphML writes g as GraphML: the in-memory form of GraphMLWriter.
-func WriteGraphML(w io.Writer, g Subgraph) error {
+func WriteGraphML(w io.Writer, g graph.Subgraph) error {
 	gw := NewGraphMLWriter(w)
-	if err := WriteSubgraph(gw, g); err != nil {
+	if err := graph.WriteSubgraph(gw, g); err != nil {
 		return err
 	}
 	return gw.Close()

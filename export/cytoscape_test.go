@@ -1,9 +1,11 @@
-package graph
+package export
 
 import (
 	"bytes"
 	"encoding/json"
 	"testing"
+
+	"github.com/papergraph/papergraph/graph"
 )
 
 // cytoDoc is the Cytoscape.js elements JSON.
@@ -17,11 +19,11 @@ type cytoDoc struct {
 func TestWriteCytoscape(t *testing.T) {
 	tests := []struct {
 		name string
-		g    Subgraph
+		g    graph.Subgraph
 	}{
 		{"nasty", nastyGraph()},
-		{"empty", Subgraph{}},
-		{"no edges", Subgraph{Nodes: nastyGraph().Nodes[:2]}},
+		{"empty", graph.Subgraph{}},
+		{"no edges", graph.Subgraph{Nodes: nastyGraph().Nodes[:2]}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

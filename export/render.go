@@ -1,4 +1,4 @@
-package server
+package export
 
 import (
 	"context"
@@ -8,19 +8,16 @@ import (
 	"sync"
 
 	"github.com/goccy/go-graphviz"
-)
 
-// MaxRenderNodes is the most nodes Render is asked to lay out by the
-// export command and endpoint: Graphviz's layout is superlinear and not
-// streamable, and a picture of more nodes is unreadable anyway.
-const MaxRenderNodes = 1000
+	"github.com/papergraph/papergraph/graph"
+)
 
 // renderMu serialises calls into go-graphviz, which runs Graphviz in one
 // WebAssembly instance per process that is not safe for concurrent use.
 var renderMu sync.Mutex
 
 // Render lays out the DOT digraph dot with Graphviz's dot layout and
-// writes it to w as format "svg" or "png". Graphviz runs in-process
+// writes it to w as SVG or PNG. Graphviz runs in-process
 // (compiled to WebAssembly by github.com/goccy/go-graphviz): no system
 // Graphviz is needed. Calls are serialised. Unparsable DOT is an error.
 //
@@ -28,15 +25,15 @@ var renderMu sync.Mutex
 // rasteriser, which since v0.2.1 loses strokes (node outlines, thin edges:
 // goccy/go-graphviz issue #106); prefer SVG, or Graphviz's own dot -Tpng
 // on the DOT, for pictures.
-func Render(ctx context.Context, w io.Writer, dot []byte, format string) error {
+func Render(ctx context.Context, w io.Writer, dot []byte, format Format) error {
 	var f graphviz.Format
 	switch format {
-	case "svg":
+	case SVG:
 		f = graphviz.SVG
-	case "png":
+	case PNG:
 		f = graphviz.PNG
 	default:
-		return fmt.Errorf("render: unknown format %q (want svg or png)", format)
+		return fmt.Errorf("render: %w: format %s (want svg or png)", graph.ErrBadArgument, format)
 	}
 	renderMu.Lock()
 	defer renderMu.Unlock()

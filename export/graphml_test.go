@@ -1,9 +1,11 @@
-package graph
+package export
 
 import (
 	"bytes"
 	"encoding/xml"
 	"testing"
+
+	"github.com/papergraph/papergraph/graph"
 )
 
 // graphMLDoc is the part of a GraphML document the tests read back.
@@ -66,7 +68,7 @@ func TestWriteGraphML(t *testing.T) {
 	if len(doc.Graph.Nodes) != len(g.Nodes) || len(doc.Graph.Edges) != len(g.Edges) {
 		t.Fatalf("GraphML has %d nodes, %d edges; want %d, %d", len(doc.Graph.Nodes), len(doc.Graph.Edges), len(g.Nodes), len(g.Edges))
 	}
-	want := map[string]Node{}
+	want := map[string]graph.Node{}
 	for _, n := range g.Nodes {
 		want[n.ID()] = n
 	}

@@ -1,4 +1,4 @@
-package graph
+package export
 
 import (
 	"bufio"
@@ -7,6 +7,8 @@ import (
 	"math"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/papergraph/papergraph/graph"
 )
 
 // DOTOptions configures a DOTWriter and WriteDOT. The zero value writes
@@ -35,11 +37,11 @@ type dotStyle struct{ shape, style, fill string }
 // dotStyles is indexed by NodeKind. The colours are a pastel qualitative
 // palette, readable with black text and distinct in greyscale print.
 var dotStyles = [...]dotStyle{
-	PaperNode:     {"box", "rounded,filled", "#eeeeee"},
-	TaskNode:      {"ellipse", "filled", "#fdd49e"},
-	ModalityNode:  {"hexagon", "filled", "#bcd7f0"},
-	DatasetNode:   {"cylinder", "filled", "#c7e9c0"},
-	TechniqueNode: {"octagon", "filled", "#dadaeb"},
+	graph.PaperNode:     {"box", "rounded,filled", "#eeeeee"},
+	graph.TaskNode:      {"ellipse", "filled", "#fdd49e"},
+	graph.ModalityNode:  {"hexagon", "filled", "#bcd7f0"},
+	graph.DatasetNode:   {"cylinder", "filled", "#c7e9c0"},
+	graph.TechniqueNode: {"octagon", "filled", "#dadaeb"},
 }
 
 // dotHeader sets the defaults shared by every node and edge.
@@ -59,8 +61,8 @@ const dotHeader = `digraph papergraph {
 type DOTWriter struct {
 	w       *bufio.Writer
 	opts    DOTOptions
-	cluster NodeKind // the entity kind whose cluster is open, or PaperNode for none
-	edges   bool     // an edge was written: no more nodes
+	cluster graph.NodeKind // the entity kind whose cluster is open, or PaperNode for none
+	edges   bool           // an edge was written: no more nodes
 	closed  bool
 	buf     []byte
 }
@@ -79,7 +81,7 @@ func NewDOTWriter(w io.Writer, opts DOTOptions) *DOTWriter {
 // and surface on the next write.
 func (dw *DOTWriter) writeLegend() {
 	dw.w.WriteString("\tsubgraph cluster_legend {\n\t\tlabel=\"legend\";\n\t\tstyle=dashed;\n\t\tcolor=\"#aaaaaa\";\n")
-	for _, k := range []NodeKind{PaperNode, TaskNode, ModalityNode, DatasetNode, TechniqueNode} {
+	for _, k := range []graph.NodeKind{graph.PaperNode, graph.TaskNode, graph.ModalityNode, graph.DatasetNode, graph.TechniqueNode} {
 		dw.buf = append(dw.buf[:0], "\t\t"...)
 		dw.buf = appendDOTNode(dw.buf, LegendPrefix+k.String(), k.String(), "", k)
 		dw.w.Write(dw.buf)
@@ -90,7 +92,7 @@ func (dw *DOTWriter) writeLegend() {
 // WriteNode writes one node. With Cluster set it opens and closes the
 // kind clusters as the kinds change, so entities should come grouped by
 // kind (entity ids sorted do so). It fails once an edge was written.
-func (dw *DOTWriter) WriteNode(n Node) error {
+func (dw *DOTWriter) WriteNode(n graph.Node) error {
 	if dw.edges || dw.closed {
 		return errors.New("dot: node written after edges")
 	}
@@ -99,12 +101,12 @@ func (dw *DOTWriter) WriteNode(n Node) error {
 	if dw.opts.Cluster {
 		if k != dw.cluster {
 			dw.closeCluster()
-			if k != PaperNode {
-				dw.w.WriteString("\tsubgraph cluster_" + k.String() + " {\n\t\tlabel=\"" + Kind(k).Plural() + "\";\n\t\tstyle=rounded;\n\t\tcolor=\"#aaaaaa\";\n")
+			if k != graph.PaperNode {
+				dw.w.WriteString("\tsubgraph cluster_" + k.String() + " {\n\t\tlabel=\"" + graph.Kind(k).Plural() + "\";\n\t\tstyle=rounded;\n\t\tcolor=\"#aaaaaa\";\n")
 				dw.cluster = k
 			}
 		}
-		if k != PaperNode {
+		if k != graph.PaperNode {
 			indent = "\t\t"
 		}
 	}
@@ -113,7 +115,7 @@ func (dw *DOTWriter) WriteNode(n Node) error {
 		label = n.ID()
 	}
 	tooltip := ""
-	if k == PaperNode {
+	if k == graph.PaperNode {
 		tooltip = wrapLabel(label, math.MaxInt)
 	}
 	dw.buf = append(dw.buf[:0], indent...)
@@ -123,15 +125,15 @@ func (dw *DOTWriter) WriteNode(n Node) error {
 }
 
 func (dw *DOTWriter) closeCluster() {
-	if dw.cluster != PaperNode {
+	if dw.cluster != graph.PaperNode {
 		dw.w.WriteString("\t}\n")
-		dw.cluster = PaperNode
+		dw.cluster = graph.PaperNode
 	}
 }
 
 // appendDOTNode appends a node statement with the look of kind k, and a
 // tooltip unless it is empty.
-func appendDOTNode(b []byte, id, label, tooltip string, k NodeKind) []byte {
+func appendDOTNode(b []byte, id, label, tooltip string, k graph.NodeKind) []byte {
 	st := dotStyles[k]
 	b = append(b, quoteDOT(id)...)
 	b = append(b, " [label="...)
@@ -153,7 +155,7 @@ func appendDOTNode(b []byte, id, label, tooltip string, k NodeKind) []byte {
 }
 
 // WriteEdge writes one edge, after every node.
-func (dw *DOTWriter) WriteEdge(e Edge) error {
+func (dw *DOTWriter) WriteEdge(e graph.Edge) error {
 	if dw.closed {
 		return errors.New("dot: edge written after Close")
 	}
@@ -167,7 +169,7 @@ func (dw *DOTWriter) WriteEdge(e Edge) error {
 	b = append(b, quoteDOT(e.To)...)
 	b = append(b, " [class="...)
 	b = append(b, quoteDOT(e.Kind)...)
-	if e.Kind == BroaderEdge {
+	if e.Kind == graph.BroaderEdge {
 		b = append(b, ", style=dashed, arrowhead=empty"...)
 	}
 	b = append(b, "];\n"...)
@@ -191,9 +193,9 @@ func (dw *DOTWriter) Close() error {
 // WriteDOT writes g as a DOT digraph: the in-memory form of DOTWriter,
 // with the nodes and edges in Export's order, so the same subgraph gives
 // the same bytes either way.
-func WriteDOT(w io.Writer, g Subgraph, opts DOTOptions) error {
+func WriteDOT(w io.Writer, g graph.Subgraph, opts DOTOptions) error {
 	dw := NewDOTWriter(w, opts)
-	if err := WriteSubgraph(dw, g); err != nil {
+	if err := graph.WriteSubgraph(dw, g); err != nil {
 		return err
 	}
 	return dw.Close()

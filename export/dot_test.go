@@ -1,4 +1,4 @@
-package graph
+package export
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/goccy/go-graphviz"
+
+	"github.com/papergraph/papergraph/graph"
 )
 
 func TestQuoteDOT(t *testing.T) {
@@ -55,25 +57,25 @@ func TestWrapLabel(t *testing.T) {
 }
 
 // nastyGraph is a subgraph whose labels exercise the escaper.
-func nastyGraph() Subgraph {
-	return Subgraph{
-		Nodes: []Node{
-			{Paper: &Paper{ID: "00000000000000a1", Label: `A "quoted" \title\ with <html> {record|fields} and $\mathcal{O}(n)$`}},
-			{Paper: &Paper{ID: "00000000000000b2", Label: "line one\nline two\r\n\x00\x1b[31m"}},
-			{Paper: &Paper{ID: "00000000000000c3", Label: ""}},
-			{Entity: &Entity{Kind: Task, Name: "question answering"}},
-			{Entity: &Entity{Kind: Modality, Name: "音声"}},
-			{Entity: &Entity{Kind: Dataset, Name: `GSM8K\`}},
-			{Entity: &Entity{Kind: Dataset, Name: "MATH"}},
-			{Entity: &Entity{Kind: Technique, Name: "LoRA"}},
+func nastyGraph() graph.Subgraph {
+	return graph.Subgraph{
+		Nodes: []graph.Node{
+			{Paper: &graph.Paper{ID: "00000000000000a1", Label: `A "quoted" \title\ with <html> {record|fields} and $\mathcal{O}(n)$`}},
+			{Paper: &graph.Paper{ID: "00000000000000b2", Label: "line one\nline two\r\n\x00\x1b[31m"}},
+			{Paper: &graph.Paper{ID: "00000000000000c3", Label: ""}},
+			{Entity: &graph.Entity{Kind: graph.Task, Name: "question answering"}},
+			{Entity: &graph.Entity{Kind: graph.Modality, Name: "音声"}},
+			{Entity: &graph.Entity{Kind: graph.Dataset, Name: `GSM8K\`}},
+			{Entity: &graph.Entity{Kind: graph.Dataset, Name: "MATH"}},
+			{Entity: &graph.Entity{Kind: graph.Technique, Name: "LoRA"}},
 		},
-		Edges: []Edge{
+		Edges: []graph.Edge{
 			{From: "00000000000000a1", To: "task:question-answering", Kind: "task"},
 			{From: "00000000000000a1", To: "dataset:gsm8k", Kind: "dataset"},
 			{From: "00000000000000b2", To: "modality:音声", Kind: "modality"},
 			{From: "00000000000000b2", To: "technique:lora", Kind: "technique"},
 			{From: "00000000000000c3", To: "dataset:math", Kind: "dataset"},
-			{From: "dataset:gsm8k", To: "dataset:math", Kind: BroaderEdge},
+			{From: "dataset:gsm8k", To: "dataset:math", Kind: graph.BroaderEdge},
 		},
 	}
 }
@@ -142,7 +144,7 @@ func unescapeLabel(tb testing.TB, s string) string {
 }
 
 // wantLabel is the label a node should show.
-func wantLabel(n Node) string {
+func wantLabel(n graph.Node) string {
 	if l := wrapLabel(n.Label(), labelWidth); l != "" {
 		return l
 	}
@@ -169,7 +171,7 @@ func TestWriteDOTParses(t *testing.T) {
 				t.Errorf("WriteDOT(%+v) node %s label = %q; want %q", opts, n.ID(), got, wantLabel(n))
 			}
 		}
-		if got := strings.Count(buf.String(), "subgraph cluster_"); opts.Cluster && got != len(Kinds)+map[bool]int{false: 0, true: 1}[opts.Legend] {
+		if got := strings.Count(buf.String(), "subgraph cluster_"); opts.Cluster && got != len(graph.Kinds)+map[bool]int{false: 0, true: 1}[opts.Legend] {
 			t.Errorf("WriteDOT(%+v) has %d clusters; want one per kind", opts, got)
 		}
 	}
@@ -198,10 +200,10 @@ func TestWriteDOTDeterministic(t *testing.T) {
 func TestDOTWriterNodeAfterEdge(t *testing.T) {
 	var buf bytes.Buffer
 	dw := NewDOTWriter(&buf, DOTOptions{})
-	if err := dw.WriteEdge(Edge{From: "a", To: "b", Kind: "task"}); err != nil {
+	if err := dw.WriteEdge(graph.Edge{From: "a", To: "b", Kind: "task"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := dw.WriteNode(Node{Entity: &Entity{Kind: Task, Name: "c"}}); err == nil {
+	if err := dw.WriteNode(graph.Node{Entity: &graph.Entity{Kind: graph.Task, Name: "c"}}); err == nil {
 		t.Error("WriteNode after WriteEdge succeeded; want an error")
 	}
 }
@@ -220,9 +222,9 @@ func FuzzDOTLabel(f *testing.F) {
 		if len(label) > 2000 {
 			t.Skip("labels are short")
 		}
-		n := Node{Paper: &Paper{ID: "0123456789abcdef", Label: label}}
+		n := graph.Node{Paper: &graph.Paper{ID: "0123456789abcdef", Label: label}}
 		var buf bytes.Buffer
-		if err := WriteDOT(&buf, Subgraph{Nodes: []Node{n}}, DOTOptions{}); err != nil {
+		if err := WriteDOT(&buf, graph.Subgraph{Nodes: []graph.Node{n}}, DOTOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		p := parseDOT(t, buf.Bytes())
@@ -240,13 +242,13 @@ func FuzzDOTLabel(f *testing.F) {
 }
 
 func ExampleWriteDOT() {
-	lora := Entity{Kind: Technique, Name: "LoRA"}
-	g := Subgraph{
-		Nodes: []Node{
-			{Paper: &Paper{ID: "00000000000000d1", Label: `Dolphin: a "small" VLM`}},
+	lora := graph.Entity{Kind: graph.Technique, Name: "LoRA"}
+	g := graph.Subgraph{
+		Nodes: []graph.Node{
+			{Paper: &graph.Paper{ID: "00000000000000d1", Label: `Dolphin: a "small" VLM`}},
 			{Entity: &lora},
 		},
-		Edges: []Edge{{From: "00000000000000d1", To: lora.ID(), Kind: "technique"}},
+		Edges: []graph.Edge{{From: "00000000000000d1", To: lora.ID(), Kind: "technique"}},
 	}
 	if err := WriteDOT(os.Stdout, g, DOTOptions{}); err != nil {
 		fmt.Println(err)

@@ -1,10 +1,12 @@
-package graph
+package export
 
 import (
 	"bufio"
 	"encoding/json"
 	"errors"
 	"io"
+
+	"github.com/papergraph/papergraph/graph"
 )
 
 // cytoNode and cytoEdge are the data of a Cytoscape.js element.
@@ -60,7 +62,7 @@ func (cw *CytoscapeWriter) element(data any) error {
 }
 
 // WriteNode writes one node; it fails once an edge was written.
-func (cw *CytoscapeWriter) WriteNode(n Node) error {
+func (cw *CytoscapeWriter) WriteNode(n graph.Node) error {
 	if cw.edges || cw.closed {
 		return errors.New("cytoscape: node written after edges")
 	}
@@ -68,7 +70,7 @@ func (cw *CytoscapeWriter) WriteNode(n Node) error {
 }
 
 // WriteEdge writes one edge, after every node.
-func (cw *CytoscapeWriter) WriteEdge(e Edge) error {
+func (cw *CytoscapeWriter) WriteEdge(e graph.Edge) error {
 	if cw.closed {
 		return errors.New("cytoscape: edge written after Close")
 	}
@@ -96,9 +98,9 @@ func (cw *CytoscapeWriter) Close() error {
 
 // WriteCytoscape writes g as Cytoscape.js elements JSON: the in-memory
 // form of CytoscapeWriter.
-func WriteCytoscape(w io.Writer, g Subgraph) error {
+func WriteCytoscape(w io.Writer, g graph.Subgraph) error {
 	cw := NewCytoscapeWriter(w)
-	if err := WriteSubgraph(cw, g); err != nil {
+	if err := graph.WriteSubgraph(cw, g); err != nil {
 		return err
 	}
 	return cw.Close()
