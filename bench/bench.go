@@ -218,7 +218,7 @@ func (b *bench) queryPhases(ctx context.Context, dir string, prepare func(contex
 func (b *bench) readIDs(ctx context.Context, st *store.Store) error {
 	after := ""
 	for {
-		page, err := st.ListPapers(ctx, graph.PaperFilter{}, 100, after)
+		page, err := st.ListPapers(ctx, graph.PaperQuery{First: graph.MaxLimit, After: after})
 		if err != nil {
 			return err
 		}

@@ -29,12 +29,25 @@ func ValidatePaper(p *Paper) error {
 	return nil
 }
 
+// Limits of the store's results. Every list the store returns (pages of
+// papers or entities, sharing matches, search hits, co-occurrences) takes
+// its length from a First or Limit field or argument: 0 asks for
+// DefaultLimit, a negative one or more than MaxLimit is ErrBadArgument. Every subgraph
+// (NeighborhoodQuery.Limit, Selection.Limit) caps its nodes likewise at
+// DefaultNodes and MaxNodes. The server's arguments share these bounds.
+const (
+	DefaultLimit = 20
+	MaxLimit     = 100
+	DefaultNodes = 200
+	MaxNodes     = 1000
+)
+
 // SharingQuery selects the papers that share entities with a paper.
 type SharingQuery struct {
 	Kinds     []Kind // kinds of shared entity; empty means Dataset
 	MinShared int    // at least this many shared entities; < 1 means 1
 	Family    bool   // also match through the taxonomy (shared ancestors)
-	Limit     int    // at most this many matches; <= 0 means 20, at most 1000
+	Limit     int    // at most this many matches (see DefaultLimit)
 }
 
 // Match is one paper sharing entities with another.
@@ -48,7 +61,7 @@ type Match struct {
 type NeighborhoodQuery struct {
 	Hops  int    // 1..4
 	Kinds []Kind // entity kinds to follow; empty means all
-	Limit int    // cap on nodes; <= 0 means 200, at most 1000
+	Limit int    // cap on nodes (see DefaultNodes)
 }
 
 // PaperPage is one page of papers.
@@ -65,12 +78,30 @@ type PaperPage struct {
 	Total int
 }
 
+// PaperQuery asks ListPapers for a page of papers.
+type PaperQuery struct {
+	Filter PaperFilter
+	First  int    // page size (see DefaultLimit)
+	After  string // the previous page's EndCursor; empty for the first page
+}
+
 // PaperFilter restricts ListPapers. Filters combine with "and".
 type PaperFilter struct {
 	Entity string // entity id
 	Kind   Kind   // papers linked to any entity of this kind
 	Text   string // full-text query
 	Source string // source file base name
+}
+
+// EntityQuery asks ListEntities for a page of entities.
+type EntityQuery struct {
+	Kind Kind // 0 for all kinds
+	// Search keeps the entities with a name or alias starting with it;
+	// empty keeps all.
+	Search string
+	Order  EntityOrder
+	First  int    // page size (see DefaultLimit)
+	After  string // the previous page's EndCursor; empty for the first page
 }
 
 // EntityOrder orders ListEntities.
@@ -103,11 +134,17 @@ type CoOccurrence struct {
 	Estimated bool
 }
 
-// PageOf asks for one page of an entity's papers, as PapersOf does.
+// PageOf asks PapersOf for one page of an entity's papers.
 type PageOf struct {
 	Entity string // entity id
-	First  int    // 1..100
-	After  string // cursor, empty for the first page
+	First  int    // page size (see DefaultLimit)
+	After  string // the previous page's EndCursor; empty for the first page
+}
+
+// CoOccurrenceQuery bounds CoOccurring.
+type CoOccurrenceQuery struct {
+	Kind  Kind // kind of the entities counted; 0 for any
+	Limit int  // at most this many entities (see DefaultLimit)
 }
 
 // Hit is one search result: a paper or an entity.
@@ -154,7 +191,7 @@ type Selection struct {
 	// kept.
 	Kinds []Kind
 	// Limit caps the number of nodes of a rooted selection, roots kept
-	// first; 0 means the cap of Neighborhood (200 nodes a root). The
+	// first; 0 means DefaultNodes a root, and it is at most MaxNodes. The
 	// whole graph has no cap: a Limit without a root is an error.
 	Limit int
 }
@@ -183,7 +220,8 @@ func (sel Selection) Whole() bool {
 }
 
 // Validate checks the fields that do not need the store: one root at most,
-// Hops in 0..MaxHops, a Limit only with a root, valid Kinds.
+// Hops in 0..MaxHops, a Limit in 0..MaxNodes and only with a root, valid
+// Kinds.
 func (sel Selection) Validate() error {
 	roots := 0
 	for _, s := range []string{sel.Paper, sel.Entity, sel.Search} {
@@ -197,8 +235,8 @@ func (sel Selection) Validate() error {
 	if sel.Hops < 0 || sel.Hops > MaxHops {
 		return fmt.Errorf("%w: hops %d out of range 0..%d", ErrBadArgument, sel.Hops, MaxHops)
 	}
-	if sel.Limit < 0 {
-		return fmt.Errorf("%w: limit %d is negative", ErrBadArgument, sel.Limit)
+	if sel.Limit < 0 || sel.Limit > MaxNodes {
+		return fmt.Errorf("%w: limit %d out of range 0..%d", ErrBadArgument, sel.Limit, MaxNodes)
 	}
 	if sel.Limit > 0 && sel.Whole() {
 		return fmt.Errorf("%w: limit needs a paper, entity or search to start from", ErrBadArgument)

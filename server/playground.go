@@ -44,11 +44,11 @@ func (s *Server) playground() http.Handler {
 // graph's most common dataset, so that it has answers; on an empty graph,
 // a stats query.
 func (s *Server) exampleQuery(ctx context.Context) string {
-	top, err := s.cfg.Store.Top(ctx, graph.Dataset, 1)
-	if err != nil || len(top) == 0 {
+	top, err := s.cfg.Store.ListEntities(ctx, graph.EntityQuery{Kind: graph.Dataset, Order: graph.ByDegree, First: 1})
+	if err != nil || len(top.Entities) == 0 {
 		return "# The graph is empty: add papers with `papergraph ingest`.\n{\n  stats {\n    papers\n    entities\n    edges\n  }\n}\n"
 	}
-	page, err := s.cfg.Store.PapersOf(ctx, top[0].ID(), 1, "")
+	page, err := s.cfg.Store.PapersOf(ctx, graph.PageOf{Entity: top.Entities[0].ID(), First: 1})
 	if err != nil || len(page.Papers) == 0 {
 		return "{\n  stats {\n    papers\n    entities\n    edges\n  }\n}\n"
 	}

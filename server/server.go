@@ -21,10 +21,6 @@ import (
 	"github.com/papergraph/papergraph/graph/store"
 )
 
-// MaxPageSize is the largest page size (first, limit) a query may ask for;
-// larger ones are BAD_USER_INPUT.
-const MaxPageSize = 100
-
 // ExtractFunc returns the paper that the extractor finds in a title (may be
 // empty) and an abstract. The server takes it as a function so that it does
 // not depend on package extract.

@@ -306,23 +306,33 @@ func entitySize(e graph.Entity) int {
 	return n
 }
 
-// entity returns entity id's record as readEntity(txn, id, false) does,
-// from the cache when it holds it. The Aliases and Broader it returns may
-// be the cache's: they must not be modified (appending copies them).
+// entity returns entity id's record as readEntity does, from the cache
+// when it holds it. The Aliases and Broader it returns may be the cache's:
+// they must not be modified (appending copies them). A nil c reads Badger.
 func (c *readCache) entity(txn *badger.Txn, id string) (graph.Entity, error) {
 	if c == nil {
-		return readEntity(txn, id, false)
+		return readEntity(txn, id)
 	}
 	if e, ok := cacheGet(c, txn, &c.entities, id); ok {
 		return e, nil
 	}
-	e, err := readEntity(txn, id, false)
+	e, err := readEntity(txn, id)
 	if err != nil {
 		return e, err
 	}
 	e.Aliases, e.Broader = slices.Clip(e.Aliases), slices.Clip(e.Broader)
 	cachePut(c, txn, &c.entities, id, e, entitySize)
 	return e, nil
+}
+
+// entityCopy is entity for a record handed to the store's callers, who
+// own what they get: its Aliases and Broader are copies.
+func (c *readCache) entityCopy(txn *badger.Txn, id string) (graph.Entity, error) {
+	e, err := c.entity(txn, id)
+	if c != nil {
+		e.Aliases, e.Broader = slices.Clone(e.Aliases), slices.Clone(e.Broader)
+	}
+	return e, err
 }
 
 // degree returns the paper count of entity id: from its cached record,

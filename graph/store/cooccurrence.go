@@ -12,24 +12,25 @@ import (
 	"github.com/papergraph/papergraph/graph"
 )
 
-// CoOccurring returns at most limit (<= 0 means 10, at most 1000) entities
-// of kind k (0 for any) that share the most papers with the entity id,
+// CoOccurring returns at most q.Limit (see graph.DefaultLimit) entities of
+// kind q.Kind (0 for any) that share the most papers with the entity id,
 // most first, then by id; the entity itself is left out. It fails with
 // ErrBadID for a malformed id, ErrNotFound for a missing entity and
-// ErrBadKind for an invalid k.
-func (s *Store) CoOccurring(ctx context.Context, id string, k graph.Kind, limit int) ([]graph.CoOccurrence, error) {
+// ErrBadKind for an invalid kind.
+func (s *Store) CoOccurring(ctx context.Context, id string, q graph.CoOccurrenceQuery) ([]graph.CoOccurrence, error) {
+	k := q.Kind
 	if _, _, err := graph.ParseEntityID(id); err != nil {
 		return nil, fmt.Errorf("co-occurring %s: %w", id, err)
 	}
 	if k != 0 && !k.Valid() {
 		return nil, fmt.Errorf("co-occurring %s: %w: %d", id, graph.ErrBadKind, uint8(k))
 	}
-	if limit <= 0 {
-		limit = 10
+	limit, err := listLimit("limit", q.Limit)
+	if err != nil {
+		return nil, fmt.Errorf("co-occurring %s: %w", id, err)
 	}
-	limit = min(limit, maxLimit)
 	var out []graph.CoOccurrence
-	err := s.db.View(func(txn *badger.Txn) error {
+	err = s.db.View(func(txn *badger.Txn) error {
 		if _, err := checkNode(txn, id); err != nil {
 			return err
 		}
@@ -73,7 +74,7 @@ func (s *Store) CoOccurring(ctx context.Context, id string, k graph.Kind, limit 
 		slices.SortFunc(refs, compareEntities(graph.ByDegree))
 		estimated := uint64(len(papers)) < degree
 		for _, r := range refs[:min(limit, len(refs))] {
-			e, err := readEntity(txn, r.id, false)
+			e, err := s.cache.entityCopy(txn, r.id)
 			if err != nil {
 				return err
 			}

@@ -29,7 +29,7 @@ func TestCoOccurring(t *testing.T) {
 		{"dataset:osworld-g", 0, 0, nil},
 	}
 	for _, tt := range tests {
-		got, err := s.CoOccurring(ctx, tt.id, tt.kind, tt.limit)
+		got, err := s.CoOccurring(ctx, tt.id, graph.CoOccurrenceQuery{Kind: tt.kind, Limit: tt.limit})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,10 +41,10 @@ func TestCoOccurring(t *testing.T) {
 			t.Errorf("CoOccurring(%q, %v, %d) = %v; want %v", tt.id, tt.kind, tt.limit, cos, tt.want)
 		}
 	}
-	if _, err := s.CoOccurring(ctx, "dataset:none", 0, 1); !errors.Is(err, graph.ErrNotFound) {
+	if _, err := s.CoOccurring(ctx, "dataset:none", graph.CoOccurrenceQuery{Kind: 0, Limit: 1}); !errors.Is(err, graph.ErrNotFound) {
 		t.Errorf("CoOccurring(missing) error = %v; want ErrNotFound", err)
 	}
-	if _, err := s.CoOccurring(ctx, fxID(1), 0, 1); !errors.Is(err, graph.ErrBadID) {
+	if _, err := s.CoOccurring(ctx, fxID(1), graph.CoOccurrenceQuery{Kind: 0, Limit: 1}); !errors.Is(err, graph.ErrBadID) {
 		t.Errorf("CoOccurring(paper id) error = %v; want ErrBadID", err)
 	}
 }
@@ -52,7 +52,7 @@ func TestCoOccurring(t *testing.T) {
 func TestCoOccurringHub(t *testing.T) {
 	// Big has 2502 papers: a sample of coPapers is read and scaled.
 	s := openFixture(t, hubPapers())
-	got, err := s.CoOccurring(context.Background(), "dataset:big", 0, 2)
+	got, err := s.CoOccurring(context.Background(), "dataset:big", graph.CoOccurrenceQuery{Kind: 0, Limit: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,9 +13,8 @@ import (
 	"github.com/papergraph/papergraph/graph"
 )
 
-// Page sizes and counting bounds of the listings.
+// Counting bounds of the listings.
 const (
-	maxPage = 100
 	// maxTotal bounds the counting of a Total that has no counter behind
 	// it (a kind, a source, combined filters, a name search): counting
 	// examines at most maxTotal papers or entities, so that a page costs
@@ -38,15 +37,17 @@ type paperDriver struct {
 	paperID func(key []byte, item *badger.Item) (string, error)
 }
 
-// ListPapers returns a page of at most first (1..100) papers matching f
-// after the cursor (empty for the first page). Papers come in paper id
-// order, in record order for a Source filter, and by BM25 score for a
-// Text filter (see Search). It fails with ErrBadArgument for first out of
-// range, ErrBadID or ErrNotFound for a bad f.Entity, ErrBadKind for a bad
-// f.Kind and ErrBadCursor for a cursor of another listing.
-func (s *Store) ListPapers(ctx context.Context, f graph.PaperFilter, first int, after string) (graph.PaperPage, error) {
-	if first < 1 || first > maxPage {
-		return graph.PaperPage{}, fmt.Errorf("list papers: %w: first %d not in 1..%d", graph.ErrBadArgument, first, maxPage)
+// ListPapers returns a page of at most q.First (see graph.DefaultLimit)
+// papers matching q.Filter after the cursor q.After. Papers come in paper
+// id order, in record order for a Source filter, and by BM25 score for a
+// Text filter (see Search). It fails with ErrBadArgument for First out of
+// range, ErrBadID or ErrNotFound for a bad Filter.Entity, ErrBadKind for
+// a bad Filter.Kind and ErrBadCursor for a cursor of another listing.
+func (s *Store) ListPapers(ctx context.Context, q graph.PaperQuery) (graph.PaperPage, error) {
+	f, after := q.Filter, q.After
+	first, err := listLimit("first", q.First)
+	if err != nil {
+		return graph.PaperPage{}, fmt.Errorf("list papers: %w", err)
 	}
 	if f.Kind != 0 && !f.Kind.Valid() {
 		return graph.PaperPage{}, fmt.Errorf("list papers: %w: %d", graph.ErrBadKind, uint8(f.Kind))
@@ -57,7 +58,7 @@ func (s *Store) ListPapers(ctx context.Context, f graph.PaperFilter, first int, 
 		}
 	}
 	var page graph.PaperPage
-	err := s.db.View(func(txn *badger.Txn) error {
+	err = s.db.View(func(txn *badger.Txn) error {
 		if f.Entity != "" {
 			if ok, err := has(txn, entityKey(f.Entity)); err != nil || !ok {
 				if err == nil {
@@ -80,11 +81,18 @@ func (s *Store) ListPapers(ctx context.Context, f graph.PaperFilter, first int, 
 	return page, nil
 }
 
-// PapersOf returns a page of at most first (1..100) papers linked to the
-// entity id, in paper id order, after the cursor; Total is the entity's
-// degree. Errors are those of ListPapers.
-func (s *Store) PapersOf(ctx context.Context, entityID string, first int, after string) (graph.PaperPage, error) {
-	return s.ListPapers(ctx, graph.PaperFilter{Entity: entityID}, first, after)
+// PapersOf returns a page of at most q.First (see graph.DefaultLimit)
+// papers linked to the entity q.Entity, in paper id order, after the
+// cursor q.After; Total is the entity's degree. Errors are those of
+// ListPapers.
+func (s *Store) PapersOf(ctx context.Context, q graph.PageOf) (graph.PaperPage, error) {
+	var page graph.PaperPage
+	err := s.db.View(func(txn *badger.Txn) error {
+		var err error
+		page, err = papersOf(ctx, txn, s.cache, q)
+		return err
+	})
+	return page, err
 }
 
 // listPapers serves ListPapers without a text filter: it picks the
@@ -294,18 +302,20 @@ func compareEntities(order graph.EntityOrder) func(a, b entityRef) int {
 	}
 }
 
-// ListEntities returns a page of at most first (1..100) entities of kind k
-// (0 for all kinds) after the cursor. With search, only the entities with
-// a name or alias starting with search (case-insensitive; punctuation
-// counts, or is ignored when the whole prefix is taken as a slug) are
-// listed. ByDegree lists the entities linked to at least one paper, most
+// ListEntities returns a page of at most q.First (see graph.DefaultLimit)
+// entities of kind q.Kind (0 for all kinds) after the cursor q.After. With
+// q.Search, only the entities with a name or alias starting with it
+// (case-insensitive; punctuation counts, or is ignored when the whole
+// prefix is taken as a slug) are listed. ByDegree lists the entities linked to at least one paper, most
 // papers first; ByName lists all, taxonomy ancestors without papers too.
 // Entities have PaperCount filled, not Narrower. It fails with
 // ErrBadArgument for first out of range or an unknown order, ErrBadKind
 // for an invalid k and ErrBadCursor for a cursor of another listing.
-func (s *Store) ListEntities(ctx context.Context, k graph.Kind, search string, order graph.EntityOrder, first int, after string) (graph.EntityPage, error) {
-	if first < 1 || first > maxPage {
-		return graph.EntityPage{}, fmt.Errorf("list entities: %w: first %d not in 1..%d", graph.ErrBadArgument, first, maxPage)
+func (s *Store) ListEntities(ctx context.Context, q graph.EntityQuery) (graph.EntityPage, error) {
+	k, search, order, after := q.Kind, q.Search, q.Order, q.After
+	first, err := listLimit("first", q.First)
+	if err != nil {
+		return graph.EntityPage{}, fmt.Errorf("list entities: %w", err)
 	}
 	if order != graph.ByDegree && order != graph.ByName {
 		return graph.EntityPage{}, fmt.Errorf("list entities: %w: order %d", graph.ErrBadArgument, order)
@@ -314,7 +324,7 @@ func (s *Store) ListEntities(ctx context.Context, k graph.Kind, search string, o
 		return graph.EntityPage{}, fmt.Errorf("list entities: %w: %d", graph.ErrBadKind, uint8(k))
 	}
 	var page graph.EntityPage
-	err := s.db.View(func(txn *badger.Txn) error {
+	err = s.db.View(func(txn *badger.Txn) error {
 		var refs []entityRef
 		var err error
 		switch {
@@ -338,7 +348,7 @@ func (s *Store) ListEntities(ctx context.Context, k graph.Kind, search string, o
 			refs, page.HasNext = refs[:first], true
 		}
 		for _, r := range refs {
-			e, err := readEntity(txn, r.id, false)
+			e, err := s.cache.entityCopy(txn, r.id)
 			if err != nil {
 				return err
 			}
@@ -461,38 +471,6 @@ func countEntities(txn *badger.Txn, k graph.Kind) (int, error) {
 	return total, nil
 }
 
-// Top returns at most limit (<= 0 means 10, at most 1000) entities of
-// kind k (0 for all kinds) with the most papers, most first, then by id,
-// PaperCount filled. It fails with ErrBadKind for an invalid k.
-func (s *Store) Top(ctx context.Context, k graph.Kind, limit int) ([]graph.Entity, error) {
-	if k != 0 && !k.Valid() {
-		return nil, fmt.Errorf("top: %w: %d", graph.ErrBadKind, uint8(k))
-	}
-	if limit <= 0 {
-		limit = 10
-	}
-	limit = min(limit, maxLimit)
-	var out []graph.Entity
-	err := s.db.View(func(txn *badger.Txn) error {
-		refs, err := topEntities(txn, k, limit, "")
-		if err != nil {
-			return err
-		}
-		for _, r := range refs {
-			e, err := readEntity(txn, r.id, false)
-			if err != nil {
-				return err
-			}
-			out = append(out, e)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("top %s: %w", k, err)
-	}
-	return out, nil
-}
-
 // PapersOfEach returns the pages that PapersOf would return for reqs, in
 // the same order, read in one transaction; errs[i] is request i's error
 // (those of PapersOf). err is set only when the transaction itself fails.
@@ -514,12 +492,14 @@ func (s *Store) PapersOfEach(ctx context.Context, reqs []graph.PageOf) (pages []
 	return pages, errs, nil
 }
 
-// papersOf serves one request of PapersOfEach, checking it as ListPapers
-// does.
+// papersOf serves PapersOf and each request of PapersOfEach, checking it
+// as ListPapers does.
 func papersOf(ctx context.Context, txn *badger.Txn, c *readCache, r graph.PageOf) (graph.PaperPage, error) {
-	if r.First < 1 || r.First > maxPage {
-		return graph.PaperPage{}, fmt.Errorf("papers of %s: %w: first %d not in 1..%d", r.Entity, graph.ErrBadArgument, r.First, maxPage)
+	first, err := listLimit("first", r.First)
+	if err != nil {
+		return graph.PaperPage{}, fmt.Errorf("papers of %s: %w", r.Entity, err)
 	}
+	r.First = first
 	if _, _, err := graph.ParseEntityID(r.Entity); err != nil {
 		return graph.PaperPage{}, fmt.Errorf("papers of: %w", err)
 	}

@@ -44,7 +44,7 @@ func TestPapersOf(t *testing.T) {
 	want := fxIDs(1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
 	for _, first := range []int{1, 4, 5, 13, 100} {
 		got := allPages(t, func(after string) ([]string, string, bool, error) {
-			p, err := s.PapersOf(ctx, "dataset:hub", first, after)
+			p, err := s.PapersOf(ctx, graph.PageOf{Entity: "dataset:hub", First: first, After: after})
 			if err == nil && p.Total != 13 {
 				t.Errorf("PapersOf(hub).Total = %d; want 13", p.Total)
 			}
@@ -58,11 +58,11 @@ func TestPapersOf(t *testing.T) {
 		}
 	}
 	// A cursor resumes right after its paper.
-	p, err := s.PapersOf(ctx, "dataset:hub", 3, "")
+	p, err := s.PapersOf(ctx, graph.PageOf{Entity: "dataset:hub", First: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := s.PapersOf(ctx, "dataset:hub", 2, p.Cursors[1])
+	q, err := s.PapersOf(ctx, graph.PageOf{Entity: "dataset:hub", First: 2, After: p.Cursors[1]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,11 +70,11 @@ func TestPapersOf(t *testing.T) {
 		t.Errorf("PapersOf(hub, after 2nd) = %v; want %v", got, fxIDs(4, 5))
 	}
 
-	other, err := s.ListPapers(ctx, graph.PaperFilter{}, 1, "")
+	other, err := s.ListPapers(ctx, graph.PaperQuery{First: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rare, err := s.PapersOf(ctx, "dataset:rare", 1, "")
+	rare, err := s.PapersOf(ctx, graph.PageOf{Entity: "dataset:rare", First: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestPapersOf(t *testing.T) {
 		after  string
 		want   error
 	}{
-		{"dataset:hub", 0, "", graph.ErrBadArgument},
+		{"dataset:hub", -1, "", graph.ErrBadArgument},
 		{"dataset:hub", 101, "", graph.ErrBadArgument},
 		{"dataset:hub", 5, "%%%", graph.ErrBadCursor},
 		{"dataset:hub", 5, other.EndCursor, graph.ErrBadCursor},
@@ -93,7 +93,7 @@ func TestPapersOf(t *testing.T) {
 		{"hub", 5, "", graph.ErrBadID},
 	}
 	for _, tt := range bad {
-		if _, err := s.PapersOf(ctx, tt.entity, tt.first, tt.after); !errors.Is(err, tt.want) {
+		if _, err := s.PapersOf(ctx, graph.PageOf{Entity: tt.entity, First: tt.first, After: tt.after}); !errors.Is(err, tt.want) {
 			t.Errorf("PapersOf(%q, %d, %q) error = %v; want %v", tt.entity, tt.first, tt.after, err, tt.want)
 		}
 	}
@@ -131,7 +131,7 @@ func TestListPapers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := allPages(t, func(after string) ([]string, string, bool, error) {
-				p, err := s.ListPapers(ctx, tt.f, 3, after)
+				p, err := s.ListPapers(ctx, graph.PaperQuery{Filter: tt.f, First: 3, After: after})
 				if err == nil && p.Total != tt.wantTotal {
 					t.Errorf("ListPapers(%+v).Total = %d; want %d", tt.f, p.Total, tt.wantTotal)
 				}
@@ -145,17 +145,17 @@ func TestListPapers(t *testing.T) {
 			}
 		})
 	}
-	text, err := s.ListPapers(ctx, graph.PaperFilter{Text: "fixture"}, 2, "")
+	text, err := s.ListPapers(ctx, graph.PaperQuery{Filter: graph.PaperFilter{Text: "fixture"}, First: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.ListPapers(ctx, graph.PaperFilter{Text: "zebra"}, 2, text.EndCursor); !errors.Is(err, graph.ErrBadCursor) {
+	if _, err := s.ListPapers(ctx, graph.PaperQuery{Filter: graph.PaperFilter{Text: "zebra"}, First: 2, After: text.EndCursor}); !errors.Is(err, graph.ErrBadCursor) {
 		t.Errorf("ListPapers(zebra, cursor of another query) error = %v; want ErrBadCursor", err)
 	}
-	if _, err := s.ListPapers(ctx, graph.PaperFilter{Text: "fixture", Kind: graph.Dataset}, 2, text.EndCursor); !errors.Is(err, graph.ErrBadCursor) {
+	if _, err := s.ListPapers(ctx, graph.PaperQuery{Filter: graph.PaperFilter{Text: "fixture", Kind: graph.Dataset}, First: 2, After: text.EndCursor}); !errors.Is(err, graph.ErrBadCursor) {
 		t.Errorf("ListPapers(fixture, kind, cursor without kind) error = %v; want ErrBadCursor", err)
 	}
-	if _, err := s.ListPapers(ctx, graph.PaperFilter{Kind: 7}, 2, ""); !errors.Is(err, graph.ErrBadKind) {
+	if _, err := s.ListPapers(ctx, graph.PaperQuery{Filter: graph.PaperFilter{Kind: 7}, First: 2}); !errors.Is(err, graph.ErrBadKind) {
 		t.Errorf("ListPapers(kind 7) error = %v; want ErrBadKind", err)
 	}
 }
@@ -194,7 +194,7 @@ func TestListEntities(t *testing.T) {
 	for _, tt := range tests {
 		for _, first := range []int{1, 2, 100} {
 			got := allPages(t, func(after string) ([]string, string, bool, error) {
-				p, err := s.ListEntities(ctx, tt.kind, tt.search, tt.order, first, after)
+				p, err := s.ListEntities(ctx, graph.EntityQuery{Kind: tt.kind, Search: tt.search, Order: tt.order, First: first, After: after})
 				if err == nil && p.Total != len(tt.want) {
 					t.Errorf("ListEntities(%v, %q, %v).Total = %d; want %d", tt.kind, tt.search, tt.order, p.Total, len(tt.want))
 				}
@@ -205,7 +205,7 @@ func TestListEntities(t *testing.T) {
 			}
 		}
 	}
-	byName, err := s.ListEntities(ctx, 0, "", graph.ByName, 1, "")
+	byName, err := s.ListEntities(ctx, graph.EntityQuery{Order: graph.ByName, First: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,18 +218,21 @@ func TestListEntities(t *testing.T) {
 	}{
 		{0, graph.ByDegree, 1, byName.EndCursor, graph.ErrBadCursor},
 		{0, graph.ByDegree, 1, "AAAA", graph.ErrBadCursor},
-		{0, graph.ByDegree, 0, "", graph.ErrBadArgument},
+		{0, graph.ByDegree, -1, "", graph.ErrBadArgument},
+		{0, graph.ByDegree, 101, "", graph.ErrBadArgument},
 		{0, 7, 1, "", graph.ErrBadArgument},
 		{9, graph.ByName, 1, "", graph.ErrBadKind},
 	}
 	for _, tt := range bad {
-		if _, err := s.ListEntities(ctx, tt.kind, "", tt.order, tt.first, tt.after); !errors.Is(err, tt.want) {
+		if _, err := s.ListEntities(ctx, graph.EntityQuery{Kind: tt.kind, Order: tt.order, First: tt.first, After: tt.after}); !errors.Is(err, tt.want) {
 			t.Errorf("ListEntities(%v, %v, %d, %q) error = %v; want %v", tt.kind, tt.order, tt.first, tt.after, err, tt.want)
 		}
 	}
 }
 
-func TestTop(t *testing.T) {
+// TestListEntitiesByDegree checks the first page by degree: the top
+// entities, PaperCount filled.
+func TestListEntitiesByDegree(t *testing.T) {
 	s := openFixture(t, fixture())
 	ctx := context.Background()
 	tests := []struct {
@@ -243,16 +246,17 @@ func TestTop(t *testing.T) {
 		{graph.Modality, 5, nil},
 	}
 	for _, tt := range tests {
-		got, err := s.Top(ctx, tt.kind, tt.limit)
+		page, err := s.ListEntities(ctx, graph.EntityQuery{Kind: tt.kind, Order: graph.ByDegree, First: tt.limit})
 		if err != nil {
 			t.Fatal(err)
 		}
+		got := page.Entities
 		if ids := entityIDList(got); !slices.Equal(ids, tt.want) {
-			t.Errorf("Top(%v, %d) = %v; want %v", tt.kind, tt.limit, ids, tt.want)
+			t.Errorf("ListEntities(%v, ByDegree, %d) = %v; want %v", tt.kind, tt.limit, ids, tt.want)
 		}
 		for _, e := range got {
 			if e.PaperCount == 0 {
-				t.Errorf("Top(%v): %s has PaperCount 0", tt.kind, e.ID())
+				t.Errorf("ListEntities(%v, ByDegree): %s has PaperCount 0", tt.kind, e.ID())
 			}
 		}
 	}
@@ -261,7 +265,7 @@ func TestTop(t *testing.T) {
 func TestPapersOfEach(t *testing.T) {
 	s := openFixture(t, fixture())
 	ctx := context.Background()
-	first, err := s.PapersOf(ctx, "dataset:hub", 2, "")
+	first, err := s.PapersOf(ctx, graph.PageOf{Entity: "dataset:hub", First: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +275,7 @@ func TestPapersOfEach(t *testing.T) {
 		{Entity: "dataset:rare", First: 5},
 		{Entity: "dataset:none", First: 5},
 		{Entity: "hub", First: 5},
-		{Entity: "dataset:rare", First: 0},
+		{Entity: "dataset:rare", First: -1},
 		{Entity: "dataset:rare", First: 5, After: first.EndCursor},
 	}
 	wantErr := []error{nil, nil, nil, graph.ErrNotFound, graph.ErrBadID, graph.ErrBadArgument, graph.ErrBadCursor}
@@ -287,7 +291,7 @@ func TestPapersOfEach(t *testing.T) {
 		if errs[i] != nil {
 			continue
 		}
-		want, err := s.PapersOf(ctx, r.Entity, r.First, r.After)
+		want, err := s.PapersOf(ctx, graph.PageOf{Entity: r.Entity, First: r.First, After: r.After})
 		if err != nil {
 			t.Fatal(err)
 		}

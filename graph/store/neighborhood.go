@@ -25,59 +25,68 @@ const maxNeighborhoodHops = 4
 // for hops outside 1..4, ErrBadID for a malformed id and ErrNotFound for a
 // missing node.
 func (s *Store) Neighborhood(ctx context.Context, id string, q graph.NeighborhoodQuery) (graph.Subgraph, error) {
-	if q.Hops < 1 || q.Hops > maxNeighborhoodHops {
-		return graph.Subgraph{}, fmt.Errorf("neighborhood %s: %w: hops %d not in 1..%d", id, graph.ErrBadArgument, q.Hops, maxNeighborhoodHops)
-	}
-	kinds, err := kindSet(q.Kinds, nil)
-	if err != nil {
-		return graph.Subgraph{}, fmt.Errorf("neighborhood %s: %w", id, err)
-	}
-	limit := q.Limit
-	if limit <= 0 {
-		limit = 200
-	}
-	limit = min(limit, maxLimit)
 	var g graph.Subgraph
-	err = s.db.View(func(txn *badger.Txn) error {
-		if _, err := checkNode(txn, id); err != nil {
-			return err
-		}
-		r := &nodeReader{txn: txn, sc: newKeyScanner(txn, s.cache), nodes: make(map[string]graph.Node)}
-		defer r.sc.close()
-		seen := map[string]bool{id: true}
-		nodes := []string{id}
-		frontier := []string{id}
-		for hop := 0; hop < q.Hops && len(frontier) > 0 && len(nodes) < limit; hop++ {
-			var next []string
-			for _, u := range frontier {
-				err := r.neighbors(u, kinds, func(v string) bool {
-					if !seen[v] {
-						seen[v] = true
-						nodes = append(nodes, v)
-						next = append(next, v)
-					}
-					return len(nodes) < limit
-				})
-				if err != nil {
-					return err
-				}
-				if len(nodes) >= limit {
-					break
-				}
-			}
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			frontier = next
-		}
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		var err error
-		g, err = r.subgraph(nodes, seen)
+		g, err = s.neighborhood(ctx, txn, id, q)
 		return err
 	})
+	return g, err
+}
+
+// neighborhood serves Neighborhood, and Select for each root, in txn.
+func (s *Store) neighborhood(ctx context.Context, txn *badger.Txn, id string, q graph.NeighborhoodQuery) (graph.Subgraph, error) {
+	g, err := s.neighborhoodIn(ctx, txn, id, q)
 	if err != nil {
 		return graph.Subgraph{}, fmt.Errorf("neighborhood %s: %w", id, err)
 	}
 	return g, nil
+}
+
+func (s *Store) neighborhoodIn(ctx context.Context, txn *badger.Txn, id string, q graph.NeighborhoodQuery) (graph.Subgraph, error) {
+	if q.Hops < 1 || q.Hops > maxNeighborhoodHops {
+		return graph.Subgraph{}, fmt.Errorf("%w: hops %d not in 1..%d", graph.ErrBadArgument, q.Hops, maxNeighborhoodHops)
+	}
+	kinds, err := kindSet(q.Kinds, nil)
+	if err != nil {
+		return graph.Subgraph{}, err
+	}
+	limit, err := nodeLimit("limit", q.Limit)
+	if err != nil {
+		return graph.Subgraph{}, err
+	}
+	if _, err := checkNode(txn, id); err != nil {
+		return graph.Subgraph{}, err
+	}
+	r := &nodeReader{txn: txn, sc: newKeyScanner(txn, s.cache), nodes: make(map[string]graph.Node)}
+	defer r.sc.close()
+	seen := map[string]bool{id: true}
+	nodes := []string{id}
+	frontier := []string{id}
+	for hop := 0; hop < q.Hops && len(frontier) > 0 && len(nodes) < limit; hop++ {
+		var next []string
+		for _, u := range frontier {
+			err := r.neighbors(u, kinds, func(v string) bool {
+				if !seen[v] {
+					seen[v] = true
+					nodes = append(nodes, v)
+					next = append(next, v)
+				}
+				return len(nodes) < limit
+			})
+			if err != nil {
+				return graph.Subgraph{}, err
+			}
+			if len(nodes) >= limit {
+				break
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return graph.Subgraph{}, err
+		}
+		frontier = next
+	}
+	return r.subgraph(nodes, seen)
 }
 
 // neighbors calls fn with each neighbour of node u of an allowed kind

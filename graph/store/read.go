@@ -80,9 +80,9 @@ func (s *Store) Paper(ctx context.Context, id string) (graph.Paper, error) {
 		return graph.Paper{}, fmt.Errorf("paper %q: %w", id, graph.ErrBadID)
 	}
 	var p graph.Paper
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		var err error
-		p, err = readPaper(txn, id)
+		p, err = readPaper(txn, s.cache, id)
 		return err
 	})
 	return p, err
@@ -92,12 +92,15 @@ func (s *Store) Paper(ctx context.Context, id string) (graph.Paper, error) {
 // Paper; a missing or malformed id gives nil. It serves dataloaders.
 func (s *Store) Papers(ctx context.Context, ids []string) ([]*graph.Paper, error) {
 	out := make([]*graph.Paper, len(ids))
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		for i, id := range ids {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			if !graph.IsPaperID(id) {
 				continue
 			}
-			p, err := readPaper(txn, id)
+			p, err := readPaper(txn, s.cache, id)
 			if errors.Is(err, graph.ErrNotFound) {
 				continue
 			}
@@ -111,26 +114,29 @@ func (s *Store) Papers(ctx context.Context, ids []string) ([]*graph.Paper, error
 	return out, err
 }
 
-// readPaper reads paper id and its entities in txn.
-func readPaper(txn *badger.Txn, id string) (graph.Paper, error) {
-	var p graph.Paper
-	val, err := getValue(txn, paperKey(id))
-	if errors.Is(err, badger.ErrKeyNotFound) {
-		return p, fmt.Errorf("paper %s: %w", id, graph.ErrNotFound)
+// view runs fn in a read transaction, unless ctx has ended: the one
+// snapshot of a read.
+func (s *Store) view(ctx context.Context, fn func(txn *badger.Txn) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
 	}
+	return s.db.View(fn)
+}
+
+// readPaper reads paper id and its entities in txn through c (nil reads
+// Badger only), as Paper returns them.
+func readPaper(txn *badger.Txn, c *readCache, id string) (graph.Paper, error) {
+	p, err := readPaperRecord(txn, c, id)
 	if err != nil {
-		return p, fmt.Errorf("paper %s: %w", id, err)
-	}
-	if err := decodePaperRecord(val, &p); err != nil {
-		return p, fmt.Errorf("paper %s: %w", id, err)
+		return p, err
 	}
 	p.Entities = p.Entities[:0]
-	ids, err := paperEdges(txn, nil, id)
+	ids, err := paperEdges(txn, c, id)
 	if err != nil {
 		return p, err
 	}
 	for _, eid := range ids {
-		e, err := readEntity(txn, eid, false)
+		e, err := c.entityCopy(txn, eid)
 		if err != nil {
 			return p, fmt.Errorf("paper %s: %w", id, err)
 		}
@@ -153,9 +159,9 @@ func (s *Store) Entity(ctx context.Context, id string) (graph.Entity, error) {
 		return graph.Entity{}, err
 	}
 	var e graph.Entity
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		var err error
-		e, err = readEntity(txn, id, true)
+		e, err = readEntityNarrower(txn, s.cache, id)
 		return err
 	})
 	return e, err
@@ -165,12 +171,15 @@ func (s *Store) Entity(ctx context.Context, id string) (graph.Entity, error) {
 // Entity; a missing or malformed id gives nil. It serves dataloaders.
 func (s *Store) Entities(ctx context.Context, ids []string) ([]*graph.Entity, error) {
 	out := make([]*graph.Entity, len(ids))
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		for i, id := range ids {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			if _, _, err := graph.ParseEntityID(id); err != nil {
 				continue
 			}
-			e, err := readEntity(txn, id, true)
+			e, err := readEntityNarrower(txn, s.cache, id)
 			if errors.Is(err, graph.ErrNotFound) {
 				continue
 			}
@@ -184,9 +193,9 @@ func (s *Store) Entities(ctx context.Context, ids []string) ([]*graph.Entity, er
 	return out, err
 }
 
-// readEntity reads entity id with its PaperCount, and its Narrower names
-// when narrower is set.
-func readEntity(txn *badger.Txn, id string, narrower bool) (graph.Entity, error) {
+// readEntity reads entity id's record with its PaperCount from Badger;
+// readers go through readCache.entity, which calls it on a miss.
+func readEntity(txn *badger.Txn, id string) (graph.Entity, error) {
 	var e graph.Entity
 	val, err := getValue(txn, entityKey(id))
 	if errors.Is(err, badger.ErrKeyNotFound) {
@@ -203,8 +212,15 @@ func readEntity(txn *badger.Txn, id string, narrower bool) (graph.Entity, error)
 		return e, err
 	}
 	e.PaperCount = int(n)
-	if !narrower {
-		return e, nil
+	return e, nil
+}
+
+// readEntityNarrower reads entity id through c, as Entity returns it: with
+// the names of its narrower entities (0x09).
+func readEntityNarrower(txn *badger.Txn, c *readCache, id string) (graph.Entity, error) {
+	e, err := c.entityCopy(txn, id)
+	if err != nil {
+		return e, err
 	}
 	it := txn.NewIterator(badger.IteratorOptions{Prefix: taxonomyPrefix(prefixNarrower, id)})
 	defer it.Close()
@@ -213,11 +229,11 @@ func readEntity(txn *badger.Txn, id string, narrower bool) (graph.Entity, error)
 		if err != nil {
 			return e, err
 		}
-		c, err := readEntity(txn, child, false)
+		ch, err := c.entity(txn, child)
 		if err != nil {
 			return e, fmt.Errorf("entity %s: narrower: %w", id, err)
 		}
-		e.Narrower = append(e.Narrower, c.Name)
+		e.Narrower = append(e.Narrower, ch.Name)
 	}
 	return e, nil
 }
@@ -231,23 +247,29 @@ func (s *Store) Lookup(ctx context.Context, k graph.Kind, name string) (graph.En
 		return graph.Entity{}, fmt.Errorf("lookup %q: %w: %d", name, graph.ErrBadKind, uint8(k))
 	}
 	var e graph.Entity
-	err := s.db.View(func(txn *badger.Txn) error {
-		for _, form := range []string{normName(name), graph.Slug(name)} {
-			if form == "" {
-				continue
-			}
-			id, err := lookupName(txn, k, form)
-			if err != nil {
-				return err
-			}
-			if id != "" {
-				e, err = readEntity(txn, id, true)
-				return err
-			}
-		}
-		return fmt.Errorf("lookup %s %q: %w", k, name, graph.ErrNotFound)
+	err := s.view(ctx, func(txn *badger.Txn) error {
+		var err error
+		e, err = lookup(txn, s.cache, k, name)
+		return err
 	})
 	return e, err
+}
+
+// lookup serves Lookup in txn.
+func lookup(txn *badger.Txn, c *readCache, k graph.Kind, name string) (graph.Entity, error) {
+	for _, form := range []string{normName(name), graph.Slug(name)} {
+		if form == "" {
+			continue
+		}
+		id, err := lookupName(txn, k, form)
+		if err != nil {
+			return graph.Entity{}, err
+		}
+		if id != "" {
+			return readEntityNarrower(txn, c, id)
+		}
+	}
+	return graph.Entity{}, fmt.Errorf("lookup %s %q: %w", k, name, graph.ErrNotFound)
 }
 
 // lookupName returns the id of the first entity of kind k indexed under

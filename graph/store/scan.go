@@ -14,29 +14,33 @@ import (
 // size. A nil callback skips its half; an error from a callback stops the
 // walk and is returned.
 func (s *Store) Walk(ctx context.Context, paper func(graph.Paper) error, entity func(graph.Entity) error) error {
-	return s.db.View(func(txn *badger.Txn) error {
-		if paper != nil {
-			err := scanPrefix(ctx, txn, allKeys(prefixPaper), func(k []byte) error {
-				p, err := readPaper(txn, parseIDKey(k))
-				if err != nil {
-					return err
-				}
-				return paper(p)
-			})
+	return s.view(ctx, func(txn *badger.Txn) error { return walk(ctx, txn, paper, entity) })
+}
+
+// walk serves Walk in txn. It reads Badger, not the read cache: a walk
+// over the whole store would only push out what queries keep there.
+func walk(ctx context.Context, txn *badger.Txn, paper func(graph.Paper) error, entity func(graph.Entity) error) error {
+	if paper != nil {
+		err := scanPrefix(ctx, txn, allKeys(prefixPaper), func(k []byte) error {
+			p, err := readPaper(txn, nil, parseIDKey(k))
 			if err != nil {
 				return err
 			}
-		}
-		if entity == nil {
-			return nil
-		}
-		return scanPrefix(ctx, txn, allKeys(prefixEntity), func(k []byte) error {
-			e, err := readEntity(txn, parseIDKey(k), false)
-			if err != nil {
-				return err
-			}
-			return entity(e)
+			return paper(p)
 		})
+		if err != nil {
+			return err
+		}
+	}
+	if entity == nil {
+		return nil
+	}
+	return scanPrefix(ctx, txn, allKeys(prefixEntity), func(k []byte) error {
+		e, err := readEntity(txn, parseIDKey(k))
+		if err != nil {
+			return err
+		}
+		return entity(e)
 	})
 }
 

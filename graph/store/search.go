@@ -359,7 +359,7 @@ func listText(ctx context.Context, txn *badger.Txn, c *readCache, f graph.PaperF
 // index: a one-letter query matches hundreds.
 const searchEntityCandidates = 200
 
-// Search returns at most limit (<= 0 means 20, at most 100) papers and
+// Search returns at most limit (see graph.DefaultLimit) papers and
 // entities for query, best first, then by id. Papers are ranked by BM25
 // (k1 = 1.2, b = 0.75) over their name, label, title and abstract (see
 // textFullTerm for what is skipped); entities whose name or alias starts
@@ -369,57 +369,65 @@ const searchEntityCandidates = 200
 // carry their stored record, entities their PaperCount. An empty query
 // (or one made only of stop words, for papers) finds nothing.
 func (s *Store) Search(ctx context.Context, query string, limit int) ([]graph.Hit, error) {
-	if limit <= 0 {
-		limit = 20
+	limit, err := listLimit("limit", limit)
+	if err != nil {
+		return nil, fmt.Errorf("search %q: %w", query, err)
 	}
-	limit = min(limit, maxPage)
 	var hits []graph.Hit
-	err := s.db.View(func(txn *badger.Txn) error {
-		papers, _, err := rankText(ctx, txn, query, limit, nil)
-		if err != nil {
-			return err
-		}
-		sc := newKeyScanner(txn, nil)
-		ids, cover := prefixMatches(ctx, sc, 0, query, searchEntityCandidates)
-		sc.close()
-		top := 0.0
-		if len(papers) > 0 {
-			top = papers[0].score
-		}
-		type hit struct {
-			id     string
-			score  float64
-			degree uint64
-		}
-		all := make([]hit, 0, len(papers)+len(ids))
-		for _, p := range papers {
-			all = append(all, hit{id: string(p.id[:]), score: p.score})
-		}
-		for _, id := range ids {
-			d, err := getUint64(txn, degreeKey(id))
-			if err != nil {
-				return err
-			}
-			all = append(all, hit{id: id, score: (1 + top) * cover[id], degree: d})
-		}
-		// Among equal scores (entities covering the same share of their
-		// names) the one with more papers is the likelier meaning.
-		slices.SortFunc(all, func(a, b hit) int {
-			return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(b.degree, a.degree), strings.Compare(a.id, b.id))
-		})
-		for _, h := range all[:min(limit, len(all))] {
-			n, err := readNode(txn, s.cache, h.id)
-			if err != nil {
-				return err
-			}
-			hits = append(hits, graph.Hit{Node: n, Score: h.score})
-		}
-		return ctx.Err()
+	err = s.view(ctx, func(txn *badger.Txn) error {
+		var err error
+		hits, err = s.search(ctx, txn, query, limit)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("search %q: %w", query, err)
 	}
 	return hits, nil
+}
+
+// search serves Search in txn, limit checked.
+func (s *Store) search(ctx context.Context, txn *badger.Txn, query string, limit int) ([]graph.Hit, error) {
+	var hits []graph.Hit
+	papers, _, err := rankText(ctx, txn, query, limit, nil)
+	if err != nil {
+		return nil, err
+	}
+	sc := newKeyScanner(txn, nil)
+	ids, cover := prefixMatches(ctx, sc, 0, query, searchEntityCandidates)
+	sc.close()
+	top := 0.0
+	if len(papers) > 0 {
+		top = papers[0].score
+	}
+	type hit struct {
+		id     string
+		score  float64
+		degree uint64
+	}
+	all := make([]hit, 0, len(papers)+len(ids))
+	for _, p := range papers {
+		all = append(all, hit{id: string(p.id[:]), score: p.score})
+	}
+	for _, id := range ids {
+		d, err := getUint64(txn, degreeKey(id))
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, hit{id: id, score: (1 + top) * cover[id], degree: d})
+	}
+	// Among equal scores (entities covering the same share of their
+	// names) the one with more papers is the likelier meaning.
+	slices.SortFunc(all, func(a, b hit) int {
+		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(b.degree, a.degree), strings.Compare(a.id, b.id))
+	})
+	for _, h := range all[:min(limit, len(all))] {
+		n, err := readNode(txn, s.cache, h.id)
+		if err != nil {
+			return nil, err
+		}
+		hits = append(hits, graph.Hit{Node: n, Score: h.score})
+	}
+	return hits, ctx.Err()
 }
 
 // nameForms returns the forms under which a name prefix is looked up in

@@ -152,7 +152,7 @@ func TestSearchCommonTerms(t *testing.T) {
 			}
 		})
 	}
-	page, err := s.ListPapers(ctx, graph.PaperFilter{Text: "common zebra"}, 5, "")
+	page, err := s.ListPapers(ctx, graph.PaperQuery{Filter: graph.PaperFilter{Text: "common zebra"}, First: 5})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dgraph-io/badger/v4"
+
 	"github.com/papergraph/papergraph/graph"
 )
 
@@ -27,25 +29,36 @@ func (s *Store) Select(ctx context.Context, sel graph.Selection) (graph.Subgraph
 	if err := sel.Validate(); err != nil {
 		return graph.Subgraph{}, err
 	}
+	var g graph.Subgraph
+	err := s.view(ctx, func(txn *badger.Txn) error {
+		var err error
+		g, err = s.selectIn(ctx, txn, sel)
+		return err
+	})
+	return g, err
+}
+
+// selectIn serves Select in txn: one snapshot, whatever the roots.
+func (s *Store) selectIn(ctx context.Context, txn *badger.Txn, sel graph.Selection) (graph.Subgraph, error) {
 	if sel.Whole() {
 		var c collector
-		if err := s.exportWhole(ctx, sel, &c); err != nil {
+		if err := exportWhole(ctx, txn, sel, &c); err != nil {
 			return graph.Subgraph{}, err
 		}
 		c.g.Sort()
 		return c.g, nil
 	}
-	roots, err := s.roots(ctx, sel)
+	roots, err := s.roots(ctx, txn, sel)
 	if err != nil {
 		return graph.Subgraph{}, err
 	}
 	if sel.Hops == 0 {
-		return s.rootsOnly(ctx, roots, sel.Kinds)
+		return s.rootsOnly(txn, roots, sel.Kinds)
 	}
 	m := merger{nodes: map[string]graph.Node{}, edges: map[graph.Edge]bool{}}
 	q := graph.NeighborhoodQuery{Hops: sel.Hops, Kinds: sel.Kinds, Limit: sel.Limit}
 	for _, id := range roots {
-		g, err := s.Neighborhood(ctx, id, q)
+		g, err := s.neighborhood(ctx, txn, id, q)
 		if err != nil {
 			return graph.Subgraph{}, err
 		}
@@ -56,25 +69,25 @@ func (s *Store) Select(ctx context.Context, sel graph.Selection) (graph.Subgraph
 
 // roots resolves the selection's roots to node ids, in the order the
 // selection ranks them.
-func (s *Store) roots(ctx context.Context, sel graph.Selection) ([]string, error) {
+func (s *Store) roots(ctx context.Context, txn *badger.Txn, sel graph.Selection) ([]string, error) {
 	switch {
 	case sel.Paper != "":
 		if !graph.IsPaperID(sel.Paper) {
 			return nil, fmt.Errorf("%w: %q is not a paper id (want %d hex digits)", graph.ErrBadID, sel.Paper, graph.PaperIDLen)
 		}
 		// The store's error names the paper already.
-		if _, err := s.Paper(ctx, sel.Paper); err != nil {
+		if _, err := readPaperRecord(txn, s.cache, sel.Paper); err != nil {
 			return nil, err
 		}
 		return []string{sel.Paper}, nil
 	case sel.Entity != "":
-		e, err := s.resolveEntity(ctx, sel.Entity)
+		e, err := s.resolveEntity(txn, sel.Entity)
 		if err != nil {
 			return nil, err
 		}
 		return []string{e.ID()}, nil
 	default:
-		hits, err := s.Search(ctx, sel.Search, searchRoots)
+		hits, err := s.search(ctx, txn, sel.Search, searchRoots)
 		if err != nil {
 			return nil, fmt.Errorf("search %q: %w", sel.Search, err)
 		}
@@ -90,8 +103,8 @@ func (s *Store) roots(ctx context.Context, sel graph.Selection) ([]string, error
 }
 
 // resolveEntity finds the entity that ref names: KIND:NAME with NAME a
-// canonical name or alias (through Lookup), or an entity id.
-func (s *Store) resolveEntity(ctx context.Context, ref string) (graph.Entity, error) {
+// canonical name or alias (as Lookup finds it), or an entity id.
+func (s *Store) resolveEntity(txn *badger.Txn, ref string) (graph.Entity, error) {
 	k, name, ok := strings.Cut(ref, ":")
 	if !ok || strings.TrimSpace(name) == "" {
 		return graph.Entity{}, fmt.Errorf("%w: %q is not an entity (want kind:name, as dataset:gsm8k)", graph.ErrBadID, ref)
@@ -100,7 +113,7 @@ func (s *Store) resolveEntity(ctx context.Context, ref string) (graph.Entity, er
 	if err != nil {
 		return graph.Entity{}, fmt.Errorf("entity %q: %w", ref, err)
 	}
-	e, err := s.Lookup(ctx, kind, strings.TrimSpace(name))
+	e, err := lookup(txn, s.cache, kind, strings.TrimSpace(name))
 	if err == nil {
 		return e, nil
 	}
@@ -108,7 +121,7 @@ func (s *Store) resolveEntity(ctx context.Context, ref string) (graph.Entity, er
 		return graph.Entity{}, fmt.Errorf("entity %q: %w", ref, err)
 	}
 	// Not a name or alias: it may be the id's slug ("dataset:osworld-g").
-	e, err = s.Entity(ctx, graph.EntityID(kind, name))
+	e, err = readEntityNarrower(txn, s.cache, graph.EntityID(kind, name))
 	if errors.Is(err, graph.ErrNotFound) {
 		return graph.Entity{}, fmt.Errorf("entity %q: %w: no %s has that name, alias or id", ref, graph.ErrNotFound, kind)
 	}
@@ -120,7 +133,7 @@ func (s *Store) resolveEntity(ctx context.Context, ref string) (graph.Entity, er
 
 // rootsOnly returns the roots and the edges between them: a selection of
 // zero hops.
-func (s *Store) rootsOnly(ctx context.Context, roots []string, kinds []graph.Kind) (graph.Subgraph, error) {
+func (s *Store) rootsOnly(txn *badger.Txn, roots []string, kinds []graph.Kind) (graph.Subgraph, error) {
 	var g graph.Subgraph
 	in := make(map[string]bool, len(roots))
 	for _, id := range roots {
@@ -128,7 +141,7 @@ func (s *Store) rootsOnly(ctx context.Context, roots []string, kinds []graph.Kin
 	}
 	for _, id := range roots {
 		if graph.IsPaperID(id) {
-			p, err := s.Paper(ctx, id)
+			p, err := readPaper(txn, s.cache, id)
 			if err != nil {
 				return graph.Subgraph{}, err
 			}
@@ -140,7 +153,7 @@ func (s *Store) rootsOnly(ctx context.Context, roots []string, kinds []graph.Kin
 			}
 			continue
 		}
-		e, err := s.Entity(ctx, id)
+		e, err := readEntityNarrower(txn, s.cache, id)
 		if err != nil {
 			return graph.Subgraph{}, err
 		}
@@ -215,27 +228,29 @@ func (m *merger) subgraph(roots []string, limit int) graph.Subgraph {
 // Export writes the subgraph that sel picks to gw, in stream order: papers
 // by id, then entities by id, then the paper-entity edges and the taxonomy
 // (broader) edges, each sorted by (From, To). The zero Selection streams
-// the whole graph, reading the store twice (nodes, then edges), so memory
-// stays bounded whatever its size; the store should not change meanwhile.
-// Export does not call gw.Close. Errors are those of Select.
+// the whole graph, reading one snapshot twice (nodes, then edges), so
+// memory stays bounded whatever its size. Export does not call gw.Close.
+// Errors are those of Select.
 func (s *Store) Export(ctx context.Context, sel graph.Selection, gw graph.GraphWriter) error {
 	if err := sel.Validate(); err != nil {
 		return err
 	}
-	if sel.Whole() {
-		return s.exportWhole(ctx, sel, gw)
-	}
-	g, err := s.Select(ctx, sel)
-	if err != nil {
-		return err
-	}
-	return graph.WriteSubgraph(gw, g)
+	return s.view(ctx, func(txn *badger.Txn) error {
+		if sel.Whole() {
+			return exportWhole(ctx, txn, sel, gw)
+		}
+		g, err := s.selectIn(ctx, txn, sel)
+		if err != nil {
+			return err
+		}
+		return graph.WriteSubgraph(gw, g)
+	})
 }
 
 // exportWhole streams every node, then every edge, keeping entities of
 // sel.Kinds.
-func (s *Store) exportWhole(ctx context.Context, sel graph.Selection, gw graph.GraphWriter) error {
-	err := s.Walk(ctx,
+func exportWhole(ctx context.Context, txn *badger.Txn, sel graph.Selection, gw graph.GraphWriter) error {
+	err := walk(ctx, txn,
 		func(p graph.Paper) error { return gw.WriteNode(graph.Node{Paper: &p}) },
 		func(e graph.Entity) error {
 			if !keepKind(sel.Kinds, e.Kind) {
@@ -247,7 +262,7 @@ func (s *Store) exportWhole(ctx context.Context, sel graph.Selection, gw graph.G
 		return fmt.Errorf("export nodes: %w", err)
 	}
 	var edges []graph.Edge
-	err = s.Walk(ctx,
+	err = walk(ctx, txn,
 		func(p graph.Paper) error {
 			edges = edges[:0]
 			for _, e := range p.Entities {

@@ -37,7 +37,6 @@ const (
 	sharingGroups    = 64 // one bit each in a candidate's mask
 	taxonomyDepth    = 4  // levels followed up (0x08) or down (0x09)
 	taxonomyFamily   = 64 // entities in one family
-	maxLimit         = 1000
 )
 
 // shareGroup is what a candidate paper may share with the query paper: an
@@ -84,11 +83,10 @@ func (s *Store) Sharing(ctx context.Context, id string, q graph.SharingQuery) ([
 		return nil, fmt.Errorf("sharing %s: %w", id, err)
 	}
 	minShared := max(q.MinShared, 1)
-	limit := q.Limit
-	if limit <= 0 {
-		limit = 20
+	limit, err := listLimit("limit", q.Limit)
+	if err != nil {
+		return nil, fmt.Errorf("sharing %s: %w", id, err)
 	}
-	limit = min(limit, maxLimit)
 	var out []graph.Match
 	err = s.db.View(func(txn *badger.Txn) error {
 		if _, ok, err := s.cache.record(txn, id); err != nil || !ok {

@@ -183,7 +183,8 @@ func BenchmarkSharing(b *testing.B) {
 func BenchmarkNeighborhood(b *testing.B) {
 	s := openBench(b)
 	ctx := context.Background()
-	top, err := s.Top(ctx, graph.Dataset, 1)
+	page, err := s.ListEntities(ctx, graph.EntityQuery{Kind: graph.Dataset, Order: graph.ByDegree, First: 1})
+	top := page.Entities
 	if err != nil || len(top) == 0 {
 		b.Fatal("no top dataset", err)
 	}

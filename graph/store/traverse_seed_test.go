@@ -87,7 +87,7 @@ func TestSeedTraversals(t *testing.T) {
 
 		// Sharing, all kinds: every match shares what it lists, ordered by
 		// score; and no paper sharing an entity is left out.
-		ms, err := s.Sharing(ctx, p.ID, graph.SharingQuery{Kinds: graph.Kinds, Limit: 1000})
+		ms, err := s.Sharing(ctx, p.ID, graph.SharingQuery{Kinds: graph.Kinds, Limit: graph.MaxLimit})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -160,7 +160,8 @@ func TestSeedTraversals(t *testing.T) {
 	}
 
 	// Top is ordered by paper count, which matches the papers' edges.
-	top, err := s.Top(ctx, 0, 20)
+	page, err := s.ListEntities(ctx, graph.EntityQuery{Order: graph.ByDegree, First: 20})
+	top := page.Entities
 	if err != nil {
 		t.Fatal(err)
 	}
