@@ -111,6 +111,8 @@ type ingestProgress struct {
 	log     *slog.Logger
 	total   int64 // bytes of all files, for the bar's ETA
 	lastLog time.Time
+	// saidBulk reports whether the log says the ingest is a bulk load.
+	saidBulk bool
 }
 
 func newIngestProgress(stderr io.Writer, log *slog.Logger, total int64) *ingestProgress {
@@ -131,6 +133,10 @@ func newIngestProgress(stderr io.Writer, log *slog.Logger, total int64) *ingestP
 
 // update shows sum, the ingest so far.
 func (p *ingestProgress) update(sum ingest.Summary) {
+	if sum.Bulk && !p.saidBulk {
+		p.saidBulk = true
+		p.log.Info("bulk load into an empty database")
+	}
 	rate := float64(sum.Papers()) / sum.Elapsed.Seconds()
 	if p.bar != nil {
 		p.bar.Describe(fmt.Sprintf("ingest: %d papers, %.0f/s", sum.Papers(), rate))
