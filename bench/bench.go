@@ -214,7 +214,8 @@ func (b *bench) queryPhases(ctx context.Context, dir string, prepare func(contex
 }
 
 // readIDs lists the stored papers and the entities linked to any, which
-// the query phases pick from, in id order.
+// the query phases pick from, in id order: what ingest collects, from the
+// database of an earlier run.
 func (b *bench) readIDs(ctx context.Context, st *store.Store) error {
 	after := ""
 	for {

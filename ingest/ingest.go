@@ -39,6 +39,10 @@ type Options struct {
 	// Progress, when not nil, is called after each batch is written, on
 	// Run's goroutine.
 	Progress func(Summary)
+	// Written, when not nil, is called with each batch of papers after it
+	// is written, before Progress, on Run's goroutine; papers is only
+	// valid during the call.
+	Written func(papers []graph.Paper)
 }
 
 // Summary is what an ingest did, or has done so far.
@@ -140,6 +144,9 @@ func Run(ctx context.Context, st *store.Store, x *extract.Extractor, src Source,
 			}
 		}
 		sum.Writing += time.Since(t)
+		if opts.Written != nil && len(b.papers) > 0 {
+			opts.Written(b.papers)
+		}
 		sum.Skipped, sum.Read = b.skipped, b.read
 		sum.Elapsed = time.Since(start)
 		if opts.Progress != nil {

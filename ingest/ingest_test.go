@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/papergraph/papergraph/extract"
+	"github.com/papergraph/papergraph/graph"
 	"github.com/papergraph/papergraph/graph/store"
 )
 
@@ -106,8 +107,9 @@ func TestRun(t *testing.T) {
 				}
 				src.Close()
 			}
-			calls := 0
+			calls, written := 0, 0
 			tt.opts.Progress = func(Summary) { calls++ }
+			tt.opts.Written = func(papers []graph.Paper) { written += len(papers) }
 			src := Files(tt.files, ropts)
 			defer src.Close()
 			sum, err := Run(context.Background(), st, x, src, tt.opts)
@@ -119,6 +121,9 @@ func TestRun(t *testing.T) {
 			}
 			if tt.again && sum.Unchanged != tt.wantInDB {
 				t.Errorf("Run again = %+v; want %d unchanged", sum, tt.wantInDB)
+			}
+			if written != tt.wantInDB {
+				t.Errorf("Written saw %d papers; want %d", written, tt.wantInDB)
 			}
 			if calls != tt.wantBatch {
 				t.Errorf("Progress called %d times; want %d", calls, tt.wantBatch)
