@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/papergraph/papergraph/corpus"
+	"github.com/papergraph/papergraph/extract"
 )
 
 // runBenchArgs runs `papergraph bench args...` and returns its stdout.
@@ -126,8 +129,21 @@ func TestBenchWriteCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := genCorpusBytes(t, benchTestExtractor(t), 3, 30); !bytes.Equal(got, want) {
-		t.Errorf("--write-corpus wrote %d bytes, unlike the generator's %d", len(got), len(want))
+	x, err := extract.New(extract.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := corpus.Open(x.Vocabulary(), 3, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var want bytes.Buffer
+	if err := corpus.WriteJSONL(&want, c, 30); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want.Bytes()) {
+		t.Errorf("--write-corpus wrote %d bytes, unlike the generator's %d", len(got), want.Len())
 	}
 
 	again := filepath.Join(t.TempDir(), "again.jsonl")
@@ -146,19 +162,19 @@ func TestBenchWriteCorpus(t *testing.T) {
 
 // TestBenchRealCorpus runs bench on the shared corpus when it is there.
 func TestBenchRealCorpus(t *testing.T) {
-	const corpus = "../shared/corpus/papers.jsonl"
-	if _, err := os.Stat(corpus); err != nil {
+	const file = "../shared/corpus/papers.jsonl"
+	if _, err := os.Stat(file); err != nil {
 		t.Skipf("no shared corpus: %v", err)
 	}
 	var res struct {
 		StoredPapers int `json:"stored_papers"`
 	}
-	out := runBenchArgs(t, "--papers", "100", "--queries", "10", "--corpus", corpus, "--json")
+	out := runBenchArgs(t, "--papers", "100", "--queries", "10", "--corpus", file, "--json")
 	if err := json.Unmarshal(out, &res); err != nil {
 		t.Fatal(err)
 	}
 	if res.StoredPapers == 0 || res.StoredPapers > 100 {
-		t.Errorf("stored %d papers of 100 read from %s", res.StoredPapers, corpus)
+		t.Errorf("stored %d papers of 100 read from %s", res.StoredPapers, file)
 	}
 }
 

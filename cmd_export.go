@@ -1,17 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 
+	"github.com/papergraph/papergraph/export"
 	"github.com/papergraph/papergraph/graph"
-	"github.com/papergraph/papergraph/server"
+	"github.com/papergraph/papergraph/graph/store"
 )
 
 const exportUsage = `usage: papergraph export [flags]
@@ -33,12 +32,9 @@ examples:
 flags:
 `
 
-// renderLimit is the most nodes svg and png draw: server.MaxRenderNodes,
+// renderLimit is the most nodes svg and png draw: export.MaxRenderNodes,
 // a variable so that tests can reach it with the small seed graph.
-var renderLimit = server.MaxRenderNodes
-
-// exportFormats are the values of --format.
-var exportFormats = []string{"dot", "svg", "png", "graphml", "cytoscape"}
+var renderLimit = export.MaxRenderNodes
 
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
@@ -52,9 +48,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.IntVar(&sel.Hops, "hops", graph.DefaultHops, fmt.Sprintf("follow `N` edges from the start, 0..%d", graph.MaxHops))
 	kinds := fs.String("kinds", "", "keep only entities of these `KINDS` (comma-separated: task,modality,dataset,technique)")
 	fs.IntVar(&sel.Limit, "limit", 0, "cap the subgraph at `N` nodes (default and most: 200 and 1000 per start node)")
-	var opts graph.DOTOptions
+	var opts export.DOTOptions
 	fs.BoolVar(&opts.Cluster, "cluster", false, "dot, svg, png: group entities by kind in clusters")
-	fs.BoolVar(&opts.Legend, "legend", false, "dot, svg, png: add a legend (nodes with ids starting \""+graph.LegendPrefix+"\")")
+	fs.BoolVar(&opts.Legend, "legend", false, "dot, svg, png: add a legend (nodes with ids starting \""+export.LegendPrefix+"\")")
 	out := fs.String("o", "", "write to `FILE` instead of standard output")
 	fs.Usage = func() { fmt.Fprintf(stderr, exportUsage, renderLimit); fs.PrintDefaults() }
 	if err := parseFlags(fs, args); err != nil {
@@ -64,78 +60,22 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fs.Usage()
 		return fmt.Errorf("%w: export takes no arguments (did you mean --paper, --entity or --search?)", errUsage)
 	}
-	if !slices.Contains(exportFormats, *format) {
-		return fmt.Errorf("%w: export: --format %q: want dot, svg, png, graphml or cytoscape", errUsage, *format)
+	f, err := export.ParseFormat(*format)
+	if err != nil {
+		return fmt.Errorf("%w: export: --%w", errUsage, err)
 	}
-	var err error
 	if sel.Kinds, err = graph.ParseKinds(*kinds); err != nil {
 		return fmt.Errorf("%w: export: --%w", errUsage, err)
 	}
 
-	st, err := openStore(*db, graph.Options{ReadOnly: true})
+	st, err := openStore(*db, store.Options{ReadOnly: true})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	return writeOutput(*out, stdout, func(w io.Writer) error {
-		return export(ctx, st, sel, *format, opts, w)
+		return export.Write(ctx, w, st, sel, f, export.Options{DOT: opts, MaxRender: renderLimit})
 	})
-}
-
-// export writes the selection in format to w.
-func export(ctx context.Context, st *graph.Store, sel graph.Selection, format string, opts graph.DOTOptions, w io.Writer) error {
-	var gw graph.GraphWriter
-	switch format {
-	case "dot":
-		gw = graph.NewDOTWriter(w, opts)
-	case "graphml":
-		gw = graph.NewGraphMLWriter(w)
-	case "cytoscape":
-		gw = graph.NewCytoscapeWriter(w)
-	default:
-		return render(ctx, st, sel, format, opts, w)
-	}
-	if err := st.Export(ctx, sel, gw); err != nil {
-		return err
-	}
-	return gw.Close()
-}
-
-// render draws the selection as svg or png. Layout needs the whole graph
-// in memory, so it refuses more than renderLimit nodes, counting before it
-// loads the whole graph.
-func render(ctx context.Context, st *graph.Store, sel graph.Selection, format string, opts graph.DOTOptions, w io.Writer) error {
-	tooMany := func(n int) error {
-		return fmt.Errorf("%w: %d nodes are too many to draw as %s (at most %d): pick a subgraph with --paper, --entity or --search, lower --hops or --limit, or export --format dot and lay it out with Graphviz's sfdp",
-			graph.ErrBadArgument, n, format, renderLimit)
-	}
-	if sel.Whole() {
-		stats, err := st.Stats(ctx)
-		if err != nil {
-			return err
-		}
-		n := stats.Papers
-		for k, c := range stats.Entities {
-			if len(sel.Kinds) == 0 || slices.Contains(sel.Kinds, k) {
-				n += c
-			}
-		}
-		if n > renderLimit {
-			return tooMany(n)
-		}
-	}
-	g, err := st.Select(ctx, sel)
-	if err != nil {
-		return err
-	}
-	if len(g.Nodes) > renderLimit {
-		return tooMany(len(g.Nodes))
-	}
-	var dot bytes.Buffer
-	if err := graph.WriteDOT(&dot, g, opts); err != nil {
-		return err
-	}
-	return server.Render(ctx, w, dot.Bytes(), format)
 }
 
 // writeOutput calls write with standard output, or, when name is set,

@@ -18,6 +18,7 @@ import (
 	"github.com/goccy/go-graphviz"
 
 	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/graph/store"
 )
 
 // seedGraph is a database holding the seed files ingested with the real
@@ -66,7 +67,7 @@ type seedCounts struct {
 
 func (sg seedGraph) counts(tb testing.TB) seedCounts {
 	tb.Helper()
-	st, err := openStore(sg.dir, graph.Options{ReadOnly: true})
+	st, err := openStore(sg.dir, store.Options{ReadOnly: true})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func (sg seedGraph) counts(tb testing.TB) seedCounts {
 // seedPaper returns a seed paper that has datasets.
 func (sg seedGraph) paper(tb testing.TB) graph.Paper {
 	tb.Helper()
-	st, err := openStore(sg.dir, graph.Options{ReadOnly: true})
+	st, err := openStore(sg.dir, store.Options{ReadOnly: true})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -319,8 +320,8 @@ func TestExportSVGTooBig(t *testing.T) {
 	renderLimit = 20
 	for _, args := range [][]string{{"--format", "svg"}, {"--format", "png", "--search", "model", "--hops", "2"}} {
 		_, err := sg.export(t, args...)
-		if !errors.Is(err, graph.ErrBadArgument) || !regexp.MustCompile(`too many to draw.*--format dot`).MatchString(err.Error()) {
-			t.Errorf("export %v with a limit of %d nodes = %v; want a refusal suggesting --format dot", args, renderLimit, err)
+		if !errors.Is(err, graph.ErrBadArgument) || !regexp.MustCompile(`too many to draw.*as dot`).MatchString(err.Error()) {
+			t.Errorf("export %v with a limit of %d nodes = %v; want a refusal suggesting dot", args, renderLimit, err)
 		}
 	}
 }

@@ -26,12 +26,6 @@ modalities, datasets and techniques it links to, with the evidence.
 flags:
 `
 
-// stringList is a repeatable string flag.
-type stringList []string
-
-func (l *stringList) String() string     { return strings.Join(*l, ",") }
-func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
-
 func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("extract", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -116,14 +110,7 @@ func extractFile(ctx context.Context, x *extract.Extractor, name string, opts ex
 		return 0, err
 	}
 	defer f.Close()
-	return extractReader(ctx, x, f, filepath.Base(name), opts, emit)
-}
-
-// extractReader streams the documents read from in (called name in
-// documents and messages) through x into emit and returns the number of
-// bad records skipped.
-func extractReader(ctx context.Context, x *extract.Extractor, in io.Reader, name string, opts extract.ReaderOptions, emit func(graph.Paper) error) (int, error) {
-	r := extract.NewReader(in, name, opts)
+	r := extract.NewReader(f, filepath.Base(name), opts)
 	for {
 		if err := ctx.Err(); err != nil {
 			return r.Skipped(), err

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/graph/store"
 )
 
 // runCmd runs the command line args and returns its stdout, stderr and
@@ -169,7 +170,7 @@ func TestIngestUsage(t *testing.T) {
 func TestIngestLocked(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "db")
-	s, err := openStore(db, graph.Options{})
+	s, err := openStore(db, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

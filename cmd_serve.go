@@ -15,6 +15,8 @@ import (
 
 	"github.com/papergraph/papergraph/extract"
 	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/graph/store"
+	"github.com/papergraph/papergraph/ingest"
 	"github.com/papergraph/papergraph/seeds"
 	"github.com/papergraph/papergraph/server"
 )
@@ -47,7 +49,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	seedsIfEmpty := fl.Bool("seeds-if-empty", true, "fill an empty database from the embedded seed abstracts")
 	timeout := fl.Duration("timeout", 10*time.Second, "per-request `duration` limit")
 	respCache := fl.Int("response-cache", 2048, "query responses kept between writes, `n`; 0 disables the cache")
-	if err := fl.Parse(args); err != nil {
+	if err := parseFlags(fl, args); err != nil {
 		return err
 	}
 	if fl.NArg() > 0 {
@@ -64,7 +66,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 
-	st, err := openStore(*db, graph.Options{Logger: log})
+	st, err := openStore(*db, store.Options{Logger: log})
 	if err != nil {
 		return err
 	}
@@ -98,9 +100,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // seedIfEmpty fills an empty database with the papers the extractor finds
-// in the embedded seed files, in one PutPapers call (they are a few
-// hundred).
-func seedIfEmpty(ctx context.Context, st *graph.Store, x *extract.Extractor, log *slog.Logger) error {
+// in the embedded seed files, through the ingest pipeline.
+func seedIfEmpty(ctx context.Context, st *store.Store, x *extract.Extractor, log *slog.Logger) error {
 	stats, err := st.Stats(ctx)
 	if err != nil || stats.Papers > 0 {
 		return err
@@ -109,32 +110,18 @@ func seedIfEmpty(ctx context.Context, st *graph.Store, x *extract.Extractor, log
 	if err != nil {
 		return err
 	}
-	var papers []graph.Paper
-	for _, name := range names {
-		f, err := seeds.FS.Open(name)
-		if err != nil {
-			return err
-		}
-		opts := extract.ReaderOptions{
-			SkipBad: true,
-			Warn:    func(err error) { log.Warn("skipping a seed record", "err", err) },
-		}
-		_, err = extractReader(ctx, x, f, name, opts, func(p graph.Paper) error {
-			papers = append(papers, p)
-			return nil
-		})
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("seed %s: %w", name, err)
-		}
-	}
-	log.Info(fmt.Sprintf("database empty: building the graph from %d embedded seed papers", len(papers)))
-	start := time.Now()
-	res, err := st.PutPapers(ctx, papers)
+	warn := func(err error) { log.Warn("skipping a seed record", "err", err) }
+	src := ingest.FilesFS(seeds.FS, names, extract.ReaderOptions{SkipBad: true, Warn: warn})
+	defer src.Close()
+	sum, err := ingest.Run(ctx, st, x, src, ingest.Options{SkipBad: true, Warn: warn})
 	if err != nil {
 		return fmt.Errorf("seed the database: %w", err)
 	}
-	log.Info("seed graph built", "added", res.Added, "updated", res.Updated, "unchanged", res.Unchanged, "took", time.Since(start).Round(time.Millisecond))
+	if stats, err = st.Stats(ctx); err != nil {
+		return err
+	}
+	log.Info(fmt.Sprintf("database empty: built the graph from %d embedded seed papers", stats.Papers),
+		"added", sum.Added, "updated", sum.Updated, "unchanged", sum.Unchanged, "took", sum.Elapsed.Round(time.Millisecond))
 	return nil
 }
 

@@ -152,7 +152,7 @@ func (s *serving) get(t *testing.T, path string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
-var seededCount = regexp.MustCompile(`building the graph from (\d+) embedded seed papers`)
+var seededCount = regexp.MustCompile(`built the graph from (\d+) embedded seed papers`)
 
 // findPaper returns the id of the paper whose name is name, by search.
 func (s *serving) findPaper(t *testing.T, name string) string {

@@ -18,7 +18,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 )
 
@@ -86,14 +85,4 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("%w: unknown command %q", errUsage, cmd)
-}
-
-func runVersion(stdout io.Writer) error {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		fmt.Fprintln(stdout, "papergraph (unknown version)")
-		return nil
-	}
-	fmt.Fprintf(stdout, "papergraph %s %s\n", info.Main.Version, info.GoVersion)
-	return nil
 }

@@ -1,25 +1,18 @@
-// Package graph is papergraph's knowledge graph: papers and the tasks,
-// modalities, datasets and techniques they link to, stored in Badger with
-// adjacency in both directions, a name index, the taxonomy, degree
-// counters and a full-text index, all kept exact in the same transactions
-// as the edges (see keys.go for the on-disk layout). It is the only
-// package that imports Badger.
+// Package graph is papergraph's model of a knowledge graph: papers and the
+// tasks, modalities, datasets and techniques they link to (Paper, Entity,
+// Kind, Mention), the subgraphs traversals return (Node, Edge, Subgraph),
+// the queries and results of the store's API (SharingQuery, Match,
+// PaperFilter, PaperPage, Selection, Stats, ...), the sentinel errors and
+// the GraphWriter interface that the file writers of package export
+// implement. It imports no database: the extractor builds Papers with it,
+// and package graph/store, the only one that imports Badger, stores and
+// traverses them.
 //
-// The main path opens a database, writes what the extractor found and
-// reads it back:
-//
-//	s, err := graph.Open(dir, graph.Options{})
-//	if err != nil {
-//		return err // wraps ErrLocked when another process has dir open
-//	}
-//	defer s.Close()
-//	res, err := s.PutPapers(ctx, papers) // atomic per paper; re-putting is a no-op
-//	...
-//	p, err := s.Paper(ctx, id)                   // with its entities
-//	e, err := s.Lookup(ctx, graph.Dataset, "gsm8k") // names and aliases
-//	st, err := s.Stats(ctx)                      // counts, O(1)
-//	v, err := s.Check(ctx)                       // invariants; empty when consistent
-//
-// A Store is safe for concurrent use: reads run on snapshots while writes
-// go on, so a server can ingest while it answers queries.
+//	p := graph.Paper{ID: id, Abstract: text, Entities: []graph.Entity{
+//		{Kind: graph.Dataset, Name: "GSM8K"},
+//	}}
+//	if err := graph.ValidatePaper(&p); err != nil { ... }
+//	graph.EntityID(graph.Dataset, "GSM-8K") // "dataset:gsm-8k"
+//	sel := graph.Selection{Entity: "dataset:gsm8k", Hops: 1}
+//	if err := sel.Validate(); err != nil { ... } // before any store is asked
 package graph

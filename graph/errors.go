@@ -22,4 +22,6 @@ var (
 	ErrLocked = errors.New("database is in use by another process")
 	// ErrBadCursor: a page cursor this store did not hand out.
 	ErrBadCursor = errors.New("bad cursor")
+	// ErrNotEmpty: a bulk load was asked of a store that holds data.
+	ErrNotEmpty = errors.New("store is not empty")
 )

@@ -2,7 +2,7 @@
 // its limits (depth, complexity, page size, body size, timeout), the
 // GraphiQL playground, health, Prometheus metrics and the /export/ files.
 //
-//	st, _ := graph.Open(dir, graph.Options{})
+//	st, _ := store.Open(dir, store.Options{})
 //	srv, err := server.New(server.Options{Store: st, Extract: extractor})
 //	if err != nil { ... }
 //	http.ListenAndServe("127.0.0.1:8080", srv)

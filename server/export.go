@@ -10,16 +10,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/papergraph/papergraph/export"
 	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/graph/store"
 )
 
-// exportTypes maps the extensions of /export/ to their Content-Type.
-var exportTypes = map[string]string{
-	"dot":     "text/vnd.graphviz; charset=utf-8",
-	"svg":     "image/svg+xml",
-	"graphml": "application/graphml+xml; charset=utf-8",
-	"json":    "application/json",
-}
+// exportFormats are the formats /export/ serves, by extension; PNG is
+// left to the command (go-graphviz's PNG draws no outlines).
+var exportFormats = []export.Format{export.DOT, export.SVG, export.GraphML, export.Cytoscape}
 
 // exportStatus maps the selection errors to HTTP statuses, the first
 // match winning; every other error is a 500 whose cause is logged only.
@@ -36,8 +34,8 @@ var exportStatus = []struct {
 // NewExportHandler serves GET /export/{id}.{dot,svg,graphml,json}: the
 // neighbourhood of the paper or entity {id} (URL-escaped; an entity as its
 // id "dataset:gsm8k" or KIND:NAME with an alias) as Graphviz DOT, SVG
-// drawn by Render, GraphML or Cytoscape.js JSON, built like the export
-// command's. Query parameters:
+// drawn by Graphviz, GraphML or Cytoscape.js JSON, written by export.Write
+// as the export command writes them. Query parameters:
 //
 //	hops=N        edges to follow, 0..4 (default 1)
 //	kinds=a,b     entity kinds to follow (default all)
@@ -47,14 +45,14 @@ var exportStatus = []struct {
 //
 // An unknown id or format is a 404 and a bad parameter a 400, each with a
 // plain-text message saying what was wrong.
-func NewExportHandler(st *graph.Store) http.Handler {
+func NewExportHandler(st *store.Store) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
 			http.Error(w, "method not allowed: use GET", http.StatusMethodNotAllowed)
 			return
 		}
-		body, ctype, err := export(r, st)
+		body, ctype, err := exportFile(r, st)
 		if err != nil {
 			status := http.StatusInternalServerError
 			for _, s := range exportStatus {
@@ -77,9 +75,9 @@ func NewExportHandler(st *graph.Store) http.Handler {
 	})
 }
 
-// export builds the file r asks for, whole, so that an error is still a
+// exportFile builds the file r asks for, whole, so that an error is still a
 // clean error response; subgraphs are bounded by the store's node cap.
-func export(r *http.Request, st *graph.Store) (body []byte, ctype string, err error) {
+func exportFile(r *http.Request, st *store.Store) (body []byte, ctype string, err error) {
 	// The last segment of the escaped path, so an id with an escaped
 	// slash stays one id.
 	file := r.URL.EscapedPath()
@@ -89,7 +87,7 @@ func export(r *http.Request, st *graph.Store) (body []byte, ctype string, err er
 		return nil, "", fmt.Errorf("%w: /export/%s: want /export/{id}.dot, .svg, .graphml or .json", graph.ErrNotFound, file)
 	}
 	name, ext := file[:dot], file[dot+1:]
-	ctype, ok := exportTypes[ext]
+	format, ok := export.FormatOfExt(ext, exportFormats)
 	if !ok {
 		return nil, "", fmt.Errorf("%w: format %q (want dot, svg, graphml or json)", graph.ErrNotFound, ext)
 	}
@@ -106,37 +104,17 @@ func export(r *http.Request, st *graph.Store) (body []byte, ctype string, err er
 	} else {
 		sel.Entity = id
 	}
-	g, err := st.Select(r.Context(), sel)
-	if err != nil {
-		return nil, "", err
-	}
 	var b bytes.Buffer
-	switch ext {
-	case "dot":
-		err = graph.WriteDOT(&b, g, opts)
-	case "svg":
-		if len(g.Nodes) > MaxRenderNodes {
-			return nil, "", fmt.Errorf("%w: %d nodes are too many to draw (at most %d): lower hops or limit, or fetch .dot", graph.ErrBadArgument, len(g.Nodes), MaxRenderNodes)
-		}
-		var d bytes.Buffer
-		if err = graph.WriteDOT(&d, g, opts); err == nil {
-			err = Render(r.Context(), &b, d.Bytes(), "svg")
-		}
-	case "graphml":
-		err = graph.WriteGraphML(&b, g)
-	case "json":
-		err = graph.WriteCytoscape(&b, g)
-	}
-	if err != nil {
+	if err := export.Write(r.Context(), &b, st, sel, format, export.Options{DOT: opts}); err != nil {
 		return nil, "", err
 	}
-	return b.Bytes(), ctype, nil
+	return b.Bytes(), format.ContentType(), nil
 }
 
 // parseExportQuery reads the selection options of an export URL.
-func parseExportQuery(q url.Values) (graph.Selection, graph.DOTOptions, error) {
+func parseExportQuery(q url.Values) (graph.Selection, export.DOTOptions, error) {
 	sel := graph.Selection{Hops: graph.DefaultHops}
-	var opts graph.DOTOptions
+	var opts export.DOTOptions
 	var err error
 	if v := q.Get("hops"); v != "" {
 		if sel.Hops, err = strconv.Atoi(v); err != nil {

@@ -13,7 +13,9 @@ import (
 
 	"github.com/goccy/go-graphviz"
 
+	"github.com/papergraph/papergraph/export"
 	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/graph/store"
 )
 
 const (
@@ -22,9 +24,9 @@ const (
 )
 
 // exportStore is a real store holding two papers that share LoRA.
-func exportStore(tb testing.TB) *graph.Store {
+func exportStore(tb testing.TB) *store.Store {
 	tb.Helper()
-	st, err := graph.Open(tb.TempDir(), graph.Options{})
+	st, err := store.Open(tb.TempDir(), store.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -101,8 +103,8 @@ func TestExportFormats(t *testing.T) {
 	defer srv.Close()
 
 	status, ctype, body := get(t, srv, "/export/"+exportPaper+".dot?legend=1&cluster=true")
-	if status != http.StatusOK || ctype != exportTypes["dot"] {
-		t.Fatalf("GET .dot = %d %q; want 200 %q\n%s", status, ctype, exportTypes["dot"], body)
+	if status != http.StatusOK || ctype != export.DOT.ContentType() {
+		t.Fatalf("GET .dot = %d %q; want 200 %q\n%s", status, ctype, export.DOT.ContentType(), body)
 	}
 	g, err := graphviz.ParseBytes(body)
 	if err != nil || g == nil {
@@ -123,7 +125,7 @@ func TestExportFormats(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want bytes.Buffer
-	if err := graph.WriteDOT(&want, sub, graph.DOTOptions{}); err != nil {
+	if err := export.WriteDOT(&want, sub, export.DOTOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, got := get(t, srv, "/export/"+exportPaper+".dot"); !bytes.Equal(got, want.Bytes()) {
@@ -146,7 +148,7 @@ func TestExportFormats(t *testing.T) {
 	}
 
 	status, ctype, body = get(t, srv, "/export/dataset%3AGSM-8K.graphml?hops=3")
-	if status != http.StatusOK || ctype != exportTypes["graphml"] {
+	if status != http.StatusOK || ctype != export.GraphML.ContentType() {
 		t.Fatalf("GET .graphml = %d %q\n%s", status, ctype, body)
 	}
 	var doc struct {
@@ -209,21 +211,5 @@ func TestExportErrors(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusMethodNotAllowed {
 		t.Errorf("POST = %d; want 405", resp.StatusCode)
-	}
-}
-
-func TestRenderPNG(t *testing.T) {
-	var b bytes.Buffer
-	if err := Render(context.Background(), &b, []byte(`digraph { "a" -> "b" }`), "png"); err != nil {
-		t.Fatalf("Render png: %v", err)
-	}
-	if !bytes.HasPrefix(b.Bytes(), []byte("\x89PNG\r\n\x1a\n")) {
-		t.Errorf("Render png wrote %q...; want a PNG", b.Bytes()[:min(8, b.Len())])
-	}
-	if err := Render(context.Background(), io.Discard, []byte(`digraph { "a" -> }`), "svg"); err == nil {
-		t.Error("Render of broken DOT succeeded; want an error")
-	}
-	if err := Render(context.Background(), io.Discard, []byte(`digraph {}`), "pdf"); err == nil {
-		t.Error("Render as pdf succeeded; want an error")
 	}
 }

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"bytes"
+	"os"
 	"reflect"
 	"testing"
 
@@ -47,5 +49,22 @@ func TestWaits(t *testing.T) {
 		if got := waits(list.SelectionSet); got != tt.want {
 			t.Errorf("waits(%s) = %v; want %v", tt.query, got, tt.want)
 		}
+	}
+}
+
+// TestGeneratedListsUseMarshalList checks that the go:generate rewrite in
+// doc.go still matches what gqlgen writes: were gqlgen's template to change
+// the call, gofmt -r would leave it alone without a word, and every list of
+// objects would quietly go back to a goroutine per element.
+func TestGeneratedListsUseMarshalList(t *testing.T) {
+	src, err := os.ReadFile("generated.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(src, []byte("graphql.MarshalSliceConcurrently(")); n > 0 {
+		t.Errorf("generated.go calls graphql.MarshalSliceConcurrently %d times; the rewrite in doc.go no longer matches gqlgen's output", n)
+	}
+	if n := bytes.Count(src, []byte("marshalList(ctx, sel, ")); n == 0 {
+		t.Error("generated.go never calls marshalList; the rewrite in doc.go no longer matches gqlgen's output")
 	}
 }

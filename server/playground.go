@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/graph/store"
 )
 
 // playgroundFiles is GraphiQL and the React it runs on, as npm ships them
@@ -89,7 +90,7 @@ type exampleCache struct {
 
 // query returns the example query for st, computing it when st was
 // written since the last call.
-func (c *exampleCache) query(ctx context.Context, st *graph.Store) string {
+func (c *exampleCache) query(ctx context.Context, st *store.Store) string {
 	gen := st.Generation()
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -114,17 +115,17 @@ const emptyExample = "# The graph is empty: add papers with `papergraph ingest`.
 // exampleQuery returns a papersSharing query on a paper that shares an
 // entity of one of exampleKinds with another paper, so that it has
 // answers; when no paper does, a stats query.
-func exampleQuery(ctx context.Context, st *graph.Store) (string, error) {
+func exampleQuery(ctx context.Context, st *store.Store) (string, error) {
 	for _, k := range exampleKinds {
-		top, err := st.Top(ctx, k, exampleEntities)
+		top, err := st.ListEntities(ctx, graph.EntityQuery{Kind: k, Order: graph.ByDegree, First: exampleEntities})
 		if err != nil {
 			return "", err
 		}
-		for _, e := range top {
+		for _, e := range top.Entities {
 			if e.PaperCount < 2 {
-				break // Top is sorted by paper count: no later one is shared
+				break // sorted by paper count: no later one is shared
 			}
-			page, err := st.PapersOf(ctx, e.ID(), examplePapers, "")
+			page, err := st.PapersOf(ctx, graph.PageOf{Entity: e.ID(), First: examplePapers})
 			if err != nil {
 				return "", err
 			}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/graph/store"
 )
 
 // examplePattern finds the example query in the playground page.
@@ -109,7 +110,7 @@ func TestExampleQuery(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			st, err := graph.Open(t.TempDir(), graph.Options{})
+			st, err := store.Open(t.TempDir(), store.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,14 +6,16 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/papergraph/papergraph/export"
 	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/graph/store"
 )
 
 // Resolver is the root of gqlgen's resolvers. Each resolver converts its
 // arguments, makes one graph call (through the request's dataloaders for
 // lookups by id) and converts the result.
 type Resolver struct {
-	store      *graph.Store
+	store      *store.Store
 	extract    ExtractFunc
 	writeToken string
 }
@@ -49,14 +51,16 @@ type (
 	subgraphResolver  Resolver
 )
 
-// pageSize returns *first, or def when first is nil, after checking that it
-// is 1..MaxPageSize.
-func pageSize(name string, first *int, def int) (int, error) {
+// pageSize returns *first, or graph.DefaultLimit when first is nil, after
+// checking that it is 1..graph.MaxLimit: the store's bound, and what the
+// complexity limit counts a list as (an explicit 0 is an error here, not
+// the store's default).
+func pageSize(name string, first *int) (int, error) {
 	if first == nil {
-		return def, nil
+		return graph.DefaultLimit, nil
 	}
-	if *first < 1 || *first > MaxPageSize {
-		return 0, fmt.Errorf("%w: %s = %d (want 1..%d)", graph.ErrBadArgument, name, *first, MaxPageSize)
+	if *first < 1 || *first > graph.MaxLimit {
+		return 0, fmt.Errorf("%w: %s = %d (want 1..%d)", graph.ErrBadArgument, name, *first, graph.MaxLimit)
 	}
 	return *first, nil
 }
@@ -113,11 +117,11 @@ func (r *queryResolver) Paper(ctx context.Context, id string) (*graph.Paper, err
 }
 
 func (r *queryResolver) Papers(ctx context.Context, first *int, after *string, filter *graph.PaperFilter) (PaperConnection, error) {
-	n, err := pageSize("first", first, 20)
+	n, err := pageSize("first", first)
 	if err != nil {
 		return PaperConnection{}, err
 	}
-	page, err := r.store.ListPapers(ctx, deref(filter), n, deref(after))
+	page, err := r.store.ListPapers(ctx, graph.PaperQuery{Filter: deref(filter), First: n, After: deref(after)})
 	if err != nil {
 		return PaperConnection{}, err
 	}
@@ -130,11 +134,11 @@ func (r *queryResolver) Entity(ctx context.Context, kind graph.Kind, name string
 }
 
 func (r *queryResolver) Entities(ctx context.Context, kind *graph.Kind, search *string, first *int, after *string, orderBy *graph.EntityOrder) (EntityConnection, error) {
-	n, err := pageSize("first", first, 20)
+	n, err := pageSize("first", first)
 	if err != nil {
 		return EntityConnection{}, err
 	}
-	page, err := r.store.ListEntities(ctx, deref(kind), deref(search), or(orderBy, graph.ByDegree), n, deref(after))
+	page, err := r.store.ListEntities(ctx, graph.EntityQuery{Kind: deref(kind), Search: deref(search), Order: or(orderBy, graph.ByDegree), First: n, After: deref(after)})
 	if err != nil {
 		return EntityConnection{}, err
 	}
@@ -142,7 +146,7 @@ func (r *queryResolver) Entities(ctx context.Context, kind *graph.Kind, search *
 }
 
 func (r *queryResolver) PapersSharing(ctx context.Context, paper string, kinds []graph.Kind, minShared *int, family *bool, first *int) ([]graph.Match, error) {
-	n, err := pageSize("first", first, 20)
+	n, err := pageSize("first", first)
 	if err != nil {
 		return nil, err
 	}
@@ -150,11 +154,12 @@ func (r *queryResolver) PapersSharing(ctx context.Context, paper string, kinds [
 }
 
 // maxNeighborhood bounds neighborhood(limit:): a subgraph is one response,
-// not a page, so its bound is larger than MaxPageSize.
+// not a page, so its bound is larger than graph.MaxLimit (and smaller than
+// the store's graph.MaxNodes).
 const maxNeighborhood = 500
 
 func (r *queryResolver) Neighborhood(ctx context.Context, id string, hops *int, kinds []graph.Kind, limit *int) (graph.Subgraph, error) {
-	n := 200
+	n := graph.DefaultNodes
 	if limit != nil {
 		if *limit < 1 || *limit > maxNeighborhood {
 			return graph.Subgraph{}, fmt.Errorf("%w: limit = %d (want 1..%d)", graph.ErrBadArgument, *limit, maxNeighborhood)
@@ -173,7 +178,7 @@ func (r *queryResolver) Path(ctx context.Context, from string, to string, maxHop
 }
 
 func (r *queryResolver) Search(ctx context.Context, query string, first *int) ([]graph.Hit, error) {
-	n, err := pageSize("first", first, 20)
+	n, err := pageSize("first", first)
 	if err != nil {
 		return nil, err
 	}
@@ -181,11 +186,11 @@ func (r *queryResolver) Search(ctx context.Context, query string, first *int) ([
 }
 
 func (r *queryResolver) CoOccurring(ctx context.Context, entity string, kind *graph.Kind, first *int) ([]graph.CoOccurrence, error) {
-	n, err := pageSize("first", first, 20)
+	n, err := pageSize("first", first)
 	if err != nil {
 		return nil, err
 	}
-	return r.store.CoOccurring(ctx, entity, deref(kind), n)
+	return r.store.CoOccurring(ctx, entity, graph.CoOccurrenceQuery{Kind: deref(kind), Limit: n})
 }
 
 func (r *queryResolver) Stats(ctx context.Context) (graph.Stats, error) {
@@ -329,7 +334,7 @@ func (r *entityResolver) PaperCount(ctx context.Context, obj *graph.Entity) (int
 }
 
 func (r *entityResolver) Papers(ctx context.Context, obj *graph.Entity, first *int, after *string) (PaperConnection, error) {
-	n, err := pageSize("first", first, 20)
+	n, err := pageSize("first", first)
 	if err != nil {
 		return PaperConnection{}, err
 	}
@@ -370,7 +375,7 @@ func (r *subgraphResolver) Nodes(ctx context.Context, obj *graph.Subgraph) ([]No
 
 func (r *subgraphResolver) Dot(ctx context.Context, obj *graph.Subgraph) (string, error) {
 	var b bytes.Buffer
-	if err := graph.WriteDOT(&b, *obj, graph.DOTOptions{}); err != nil {
+	if err := export.WriteDOT(&b, *obj, export.DOTOptions{}); err != nil {
 		return "", err
 	}
 	return b.String(), nil

@@ -9,7 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/graph/store"
 )
 
 // responseCache answers a request that was answered before, since the
@@ -33,7 +33,7 @@ import (
 // response at once. Parsing, validation and the depth and complexity
 // limits ran on the first request; the same bytes pass them again.
 type responseCache struct {
-	store *graph.Store
+	store *store.Store
 	lru   *lru.LRU[cachedResponse]
 	// hits and misses count lookups.
 	hits, misses prometheus.Counter
@@ -54,9 +54,9 @@ type cachedResponse struct {
 	body        []byte
 }
 
-func newResponseCache(store *graph.Store, size int, m *metrics) *responseCache {
+func newResponseCache(st *store.Store, size int, m *metrics) *responseCache {
 	return &responseCache{
-		store:  store,
+		store:  st,
 		lru:    lru.New[cachedResponse](size),
 		hits:   m.cached.WithLabelValues("hit"),
 		misses: m.cached.WithLabelValues("miss"),

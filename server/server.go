@@ -18,11 +18,8 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/graph/store"
 )
-
-// MaxPageSize is the largest page size (first, limit) a query may ask for;
-// larger ones are BAD_USER_INPUT.
-const MaxPageSize = 100
 
 // ExtractFunc returns the paper that the extractor finds in a title (may be
 // empty) and an abstract. The server takes it as a function so that it does
@@ -33,7 +30,7 @@ type ExtractFunc func(ctx context.Context, title, abstract string) (graph.Paper,
 // take the defaults given on Limits. (The name Config is taken by gqlgen's
 // generated schema configuration.)
 type Options struct {
-	Store   *graph.Store
+	Store   *store.Store
 	Extract ExtractFunc
 	// WriteToken enables the addPapers mutation for requests carrying it as
 	// "Authorization: Bearer <token>"; empty disables writes.

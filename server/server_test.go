@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/graph/store"
 )
 
 // The fixture: hand-built papers whose answers follow from their
@@ -107,7 +108,7 @@ type testServer struct {
 
 func newTestServer(tb testing.TB, bulk int, opts Options) *testServer {
 	tb.Helper()
-	st, err := graph.Open(tb.TempDir(), graph.Options{})
+	st, err := store.Open(tb.TempDir(), store.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}

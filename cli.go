@@ -1,0 +1,81 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/papergraph/papergraph/graph/store"
+)
+
+// Helpers that more than one command uses: the database location, flag
+// parsing with exit status 2 for bad flags, repeatable string flags.
+
+// defaultDB returns the database directory used when --db is omitted:
+// $PAPERGRAPH_DB when set, else papergraph/db under the user's cache
+// directory (for example ~/.cache/papergraph/db).
+func defaultDB() string {
+	if dir := os.Getenv("PAPERGRAPH_DB"); dir != "" {
+		return dir
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		// No home directory (a bare container): fall back to a directory
+		// that always exists rather than fail every command.
+		cache = os.TempDir()
+	}
+	return filepath.Join(cache, "papergraph", "db")
+}
+
+// openStore opens the database in dir (defaultDB when dir is empty),
+// creating the directory unless opts.ReadOnly. Every command that reads or
+// writes a database opens it here, so they agree on the default location.
+func openStore(dir string, opts store.Options) (*store.Store, error) {
+	if dir == "" {
+		dir = defaultDB()
+	}
+	if !opts.ReadOnly {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("open store: %w", err)
+		}
+	}
+	return store.Open(dir, opts)
+}
+
+// parseFlags parses args with fs, marking errors in the command line
+// with errUsage (exit status 2).
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return fmt.Errorf("%w: %s: %v", errUsage, fs.Name(), err)
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, ",") }
+
+func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
+
+// checkEmptyDir refuses to benchmark into a directory that holds anything:
+// the ingest figures are for a fresh database, and --db must never be
+// pointed at a real one by mistake.
+func checkEmptyDir(dir string) error {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if len(ents) > 0 {
+		return fmt.Errorf("%w: --db %s is not empty; bench needs a fresh database", errUsage, dir)
+	}
+	return nil
+}
