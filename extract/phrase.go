@@ -389,6 +389,9 @@ func (w *work) phraseAt(i int) (phrase, bool) {
 	} else if wd.class&taskHead == 0 {
 		return phrase{}, false
 	}
+	if studyHeads[head] && w.studyOfItsOwn(i) {
+		return phrase{}, false
+	}
 	if !wd.stop && !wd.comma && !wd.close && i+2 < len(w.words) && w.words[i+1].lower == "of" {
 		from := i + 2
 		if w.words[from].class&determiner != 0 {
@@ -444,6 +447,25 @@ func (w *work) titlePurpose() (phrase, bool) {
 		return phrase{name: w.phraseName(from, last+1, ""), start: w.words[from].start, end: w.words[last].end}, true
 	}
 	return phrase{}, false
+}
+
+// studyHeads are heads that also name the paper's own kind of work.
+var studyHeads = setOf("analysis evaluation assessment understanding")
+
+// studyOfItsOwn reports whether the study head at word i follows an
+// indefinite article a few words back, as the paper's description of its
+// own work does ("A Pairwise Analysis on ...", "A Theoretical Analysis of
+// Multi-Epoch Scaling"): a kind of study, not a field's problem.
+func (w *work) studyOfItsOwn(i int) bool {
+	for j := i - 1; j >= 0 && j >= i-3; j-- {
+		switch wd := w.words[j]; {
+		case wd.lower == "a" || wd.lower == "an":
+			return true
+		case wd.stop || wd.comma:
+			return false
+		}
+	}
+	return false
 }
 
 // modifiersBefore returns the index of the first of the modifiers before
