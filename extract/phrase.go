@@ -36,7 +36,8 @@ var taskHeads = setOf(`generation detection segmentation estimation forecasting 
 	retargeting explanation identification diarization separation transcription tagging seeking
 	leakage steering watermarking jailbreaking modeling modelling learning optimization optimisation
 	sampling coding programming inversion acceleration regression sparsification sensing bandits bandit
-	aggregation recovery hallucination interpretability computation measurement`)
+	aggregation recovery hallucination interpretability computation measurement robustness fairness
+	safety security privacy transferability provenance management`)
 
 // agentHeads map the agent noun of a task to its head: "a unified image
 // tokenizer" does image tokenization, "an X detector" X detection.
