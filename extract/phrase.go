@@ -164,6 +164,9 @@ func (w *work) taskPhrases(name string) {
 	if p, ok := w.titlePurpose(); ok && !slices.ContainsFunc(found, func(q phrase) bool { return q.start <= p.start && p.end <= q.end }) {
 		found = append(found, p)
 	}
+	// A denied phrase is no mention, and does not make another one twice
+	// written.
+	found = slices.DeleteFunc(found, func(p phrase) bool { return w.negated(p.start, p.end) })
 	// A phrase is in focus in the title or the opening sentence, or when
 	// the text writes it twice. Without a title, the opening sentence's
 	// subject stands in for it: "Image quality assessment aims ...", not
@@ -179,7 +182,7 @@ func (w *work) taskPhrases(name string) {
 	}
 	shortestForms(found)
 	for i, p := range found {
-		if genericTasks[strings.ReplaceAll(p.name, " ", "-")] || w.negated(p.start, p.end) ||
+		if genericTasks[strings.ReplaceAll(p.name, " ", "-")] ||
 			w.coveredByEntity(p.start, p.end, p.agent) || w.namePart(p, name) {
 			continue
 		}
@@ -477,6 +480,9 @@ func (w *work) modifiersBefore(i int) int {
 		m := w.words[j]
 		if m.stop || m.comma || m.close || j == w.bodyWord-1 || !w.modifier(j) {
 			break
+		}
+		if j > 0 && w.words[j-1].lower == "to" && !w.words[j-1].stop {
+			break // "to Prevent X": an infinitive's verb
 		}
 		first = j
 		if m.open {
