@@ -30,9 +30,14 @@ func (w *work) negated(start, end int) bool {
 	}
 	// Up to four words back, in the clause: "without any explicit X",
 	// "does not require X", "eliminating the need for X".
-	for j := i - 1; j >= 0 && j >= i-4 && j >= w.bodyWord-1; j-- {
+	// The clause is in the title or in the abstract, never both.
+	from := 0
+	if i >= w.bodyWord {
+		from = w.bodyWord
+	}
+	for j := i - 1; j >= from && j >= i-4; j-- {
 		p := w.words[j]
-		if p.stop || p.comma || j == w.bodyWord-1 && w.bodyWord > 0 {
+		if p.stop || p.comma {
 			return false
 		}
 		if p.class&negator != 0 && !(p.lower == "not" && w.words[j+1].lower == "only") {
