@@ -439,10 +439,10 @@ func (w *work) titlePurpose() (phrase, bool) {
 				break
 			}
 		}
-		// One word names a problem only if it is a head: "for
-		// Classification", not "for Fair and Comprehensive Evaluation";
+		// One word names a problem only if it names a field: "for
+		// Reasoning", not "for Classification and Evaluation";
 		// and a model is not a purpose: "for Long-Context LLMs".
-		if last < 0 || last == from && w.words[from].class&taskHead == 0 || w.generic(w.words[last]) {
+		if last < 0 || last == from && !fieldHeads[w.words[from].lower] || w.generic(w.words[last]) {
 			return phrase{}, false
 		}
 		if next := last + 1; next < w.bodyWord && !w.words[last].stop && !w.words[last].comma && w.words[next].class&notModifier == 0 {
@@ -536,6 +536,11 @@ func (w *work) objectPhrase(i int, head string, from int) (phrase, bool) {
 		}
 	}
 	if last < 0 {
+		return phrase{}, false
+	}
+	// "Evaluating Multi-Source Information Seeking": the object runs on
+	// into a head of its own, and is that phrase, not "information".
+	if n := last + 1; n < len(w.words) && n != w.bodyWord && !w.words[last].stop && !w.words[last].comma && w.words[n].class&(taskHead|taskGerund) != 0 {
 		return phrase{}, false
 	}
 	return phrase{name: w.phraseName(from, last+1, head), start: w.words[i].start, end: w.words[last].end}, true
