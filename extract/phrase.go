@@ -176,8 +176,10 @@ func (w *work) taskPhrases(name string) {
 	for i, p := range found {
 		a, _ := w.text.Span(p.start, p.end)
 		focus[i] = w.about(a) && (w.body > 0 || p.start < w.subjectEnd())
+		// An agent noun written twice mid-abstract is a component ("a
+		// diffusion planner"), not the problem.
 		for _, q := range found {
-			focus[i] = focus[i] || q.name == p.name && q.start != p.start
+			focus[i] = focus[i] || !p.agent && q.name == p.name && q.start != p.start
 		}
 	}
 	shortestForms(found)
