@@ -22,6 +22,7 @@ var stages = []struct {
 	{"- negation", stageNegation},
 	{"- roles", stageRoles},
 	{"- task phrases", stageTaskPhrases},
+	{"- title methods", stageTitleMethods},
 	{"- family names", stageCompose},
 	{"- a task for every paper", stageEnsureTask},
 }

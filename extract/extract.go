@@ -34,12 +34,13 @@ type Extractor struct {
 type stage uint16
 
 const (
-	stageTitle       stage = 1 << iota // read the title as a first sentence
-	stageNegation                      // denied mentions are not links
-	stageRoles                         // techniques the paper is about are tasks
-	stageTaskPhrases                   // the task phrase grammar
-	stageCompose                       // tasks take their model family's name
-	stageEnsureTask                    // every paper gets a task
+	stageTitle        stage = 1 << iota // read the title as a first sentence
+	stageNegation                       // denied mentions are not links
+	stageRoles                          // techniques the paper is about are tasks
+	stageTaskPhrases                    // the task phrase grammar
+	stageTitleMethods                   // what a title's "via X" names is a technique
+	stageCompose                        // tasks take their model family's name
+	stageEnsureTask                     // every paper gets a task
 )
 
 // New returns an Extractor with the embedded vocabulary and
@@ -205,6 +206,9 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	w.roles()
 	if x.off&stageTaskPhrases == 0 {
 		w.taskPhrases(name)
+	}
+	if x.off&stageTitleMethods == 0 {
+		w.titleMethods(name)
 	}
 	if x.off&stageCompose == 0 {
 		w.compose()

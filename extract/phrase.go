@@ -131,7 +131,8 @@ var procedureHeads = setOf("learning optimization optimisation modeling modellin
 var participles = setOf(`supervised unsupervised self-supervised semi-supervised weakly-supervised
 	constrained unconstrained structured unstructured federated embodied personalized personalised
 	distributed decentralized centralized masked guided conditioned grounded augmented labeled
-	unlabeled labelled unlabelled automated interleaved controlled fixed layered
+	unlabeled labelled unlabelled automated interleaved controlled fixed layered shared learned gated
+	fused weighted coupled decoupled rectified distilled quantized pretrained randomized
 	reasoning training processing imaging sensing computing driving planning tracking
 	modeling modelling mining clustering ranking understanding matching editing forecasting
 	retrieval fine-tuning pretraining pre-training post-training prompting decoding sampling
@@ -427,32 +428,68 @@ func (w *work) titlePurpose() (phrase, bool) {
 		if w.words[i].lower != "for" || w.words[i].stop || w.words[i].comma {
 			continue
 		}
-		from := i + 1
-		for from < w.bodyWord && w.words[from].class&notModifier != 0 && !methodTurn[w.words[from].lower] {
-			from++
-		}
-		last := -1
-		for j := from; j < w.bodyWord && j-from <= maxModifiers; j++ {
-			if !w.modifier(j) || w.words[j].open {
-				break
-			}
-			last = j
-			if m := w.words[j]; m.stop || m.comma || m.close {
-				break
-			}
-		}
+		p, from, last, ok := w.titlePhrase(i)
 		// One word names a problem only if it names a field: "for
 		// Reasoning", not "for Classification and Evaluation";
 		// and a model is not a purpose: "for Long-Context LLMs".
-		if last < 0 || last == from && !fieldHeads[w.words[from].lower] || w.generic(w.words[last]) {
+		if !ok || last == from && !fieldHeads[w.words[from].lower] || w.generic(w.words[last]) {
 			return phrase{}, false
 		}
-		if next := last + 1; next < w.bodyWord && !w.words[last].stop && !w.words[last].comma && w.words[next].class&notModifier == 0 {
-			return phrase{}, false
-		}
-		return phrase{name: w.phraseName(from, last+1, ""), start: w.words[from].start, end: w.words[last].end}, true
+		return p, true
 	}
 	return phrase{}, false
+}
+
+// methodWords introduce the method in a title; "with" and "by" introduce
+// as often a setting or an author ("with Humans", "by Expert
+// Researchers").
+var methodWords = setOf("via using through")
+
+// titleMethods links, as techniques, the noun phrases after a title's
+// "via", "using" or "through", which name the method: "...
+// Classification via Shared Codebook", "... Speech Recognition via
+// Conformal Risk Control". What the vocabulary names there it has linked
+// already; the paper's own name is its name.
+func (w *work) titleMethods(name string) {
+	for i := 0; i+1 < w.bodyWord; i++ {
+		if wd := w.words[i]; i == 0 || wd.stop || wd.comma || !methodWords[wd.lower] {
+			continue
+		}
+		// One word after "via" is as often a goal ("via Alignment") as a
+		// method; the vocabulary knows the one-word methods.
+		p, from, last, ok := w.titlePhrase(i)
+		if !ok || last == from || w.negated(p.start, p.end) || w.coveredByEntity(p.start, p.end, false) || w.namePart(p, name) || name != "" && spells(name, p.name) {
+			continue
+		}
+		w.add(graph.Technique, p.name, -1, p.start, p.end)
+	}
+}
+
+// titlePhrase returns the noun phrase of the title that follows word i,
+// and its first and last words: modifiers up to a noun, past the words
+// that praise, not running on into a clause.
+func (w *work) titlePhrase(i int) (p phrase, from, last int, ok bool) {
+	from = i + 1
+	for from < w.bodyWord && w.words[from].class&notModifier != 0 && !methodTurn[w.words[from].lower] {
+		from++
+	}
+	last = -1
+	for j := from; j < w.bodyWord && j-from <= maxModifiers; j++ {
+		if !w.modifier(j) || w.words[j].open {
+			break
+		}
+		last = j
+		if m := w.words[j]; m.stop || m.comma || m.close {
+			break
+		}
+	}
+	if last < 0 {
+		return phrase{}, 0, 0, false
+	}
+	if next := last + 1; next < w.bodyWord && !w.words[last].stop && !w.words[last].comma && w.words[next].class&notModifier == 0 {
+		return phrase{}, 0, 0, false
+	}
+	return phrase{name: w.phraseName(from, last+1, ""), start: w.words[from].start, end: w.words[last].end}, from, last, true
 }
 
 // studyHeads are heads that also name the paper's own kind of work.
