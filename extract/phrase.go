@@ -440,10 +440,15 @@ func (w *work) titlePurpose() (phrase, bool) {
 	return phrase{}, false
 }
 
-// methodWords introduce the method in a title; "with" and "by" introduce
-// as often a setting or an author ("with Humans", "by Expert
-// Researchers").
-var methodWords = setOf("via using through")
+// methodWords introduce the method in a title. "by" introduces as often
+// an author ("by Expert Researchers"), and "with" a setting ("with
+// Humans"), so its phrase needs two words and must not name data or
+// people (notMethods).
+var methodWords = setOf("via using through with")
+
+// notMethods are the last words of a title phrase after "with" that name
+// what a method works with rather than the method.
+var notMethods = setOf("data dataset datasets benchmark benchmarks example examples sample samples human humans user users people expert experts application applications guarantee guarantees")
 
 // titleMethods links, as techniques, the noun phrases after a title's
 // "via", "using" or "through", which name the method: "...
@@ -458,6 +463,9 @@ func (w *work) titleMethods(name string) {
 		// One word after "via" is as often a goal ("via Alignment") as a
 		// method; the vocabulary knows the one-word methods.
 		p, from, last, ok := w.titlePhrase(i)
+		if ok && w.words[i].lower == "with" && notMethods[w.words[last].lower] {
+			continue
+		}
 		if !ok || last == from || w.negated(p.start, p.end) || w.coveredByEntity(p.start, p.end, false) || w.namePart(p, name) || name != "" && spells(name, p.name) {
 			continue
 		}
