@@ -428,7 +428,7 @@ func (w *work) titlePurpose() (phrase, bool) {
 		if w.words[i].lower != "for" || w.words[i].stop || w.words[i].comma {
 			continue
 		}
-		p, from, last, ok := w.titlePhrase(i)
+		p, from, last, ok := w.titlePhrase(i, false)
 		// One word names a problem only if it names a field: "for
 		// Reasoning", not "for Classification and Evaluation";
 		// and a model is not a purpose: "for Long-Context LLMs".
@@ -462,7 +462,7 @@ func (w *work) titleMethods(name string) {
 		}
 		// One word after "via" is as often a goal ("via Alignment") as a
 		// method; the vocabulary knows the one-word methods.
-		p, from, last, ok := w.titlePhrase(i)
+		p, from, last, ok := w.titlePhrase(i, true)
 		if ok && w.words[i].lower == "with" && notMethods[w.words[last].lower] {
 			continue
 		}
@@ -473,17 +473,22 @@ func (w *work) titleMethods(name string) {
 	}
 }
 
+// praise are the adjectives that praise a method: no part of a problem's
+// name, but part of a method's.
+var praise = setOf("efficient effective robust scalable accurate fast simple unified adaptive dynamic generalized improved lightweight universal")
+
 // titlePhrase returns the noun phrase of the title that follows word i,
 // and its first and last words: modifiers up to a noun, past the words
-// that praise, not running on into a clause.
-func (w *work) titlePhrase(i int) (p phrase, from, last int, ok bool) {
+// that praise unless the phrase names a method, whose name keeps them
+// ("via Adaptive Byte Compression"), not running on into a clause.
+func (w *work) titlePhrase(i int, method bool) (p phrase, from, last int, ok bool) {
 	from = i + 1
-	for from < w.bodyWord && w.words[from].class&notModifier != 0 && !methodTurn[w.words[from].lower] {
+	for from < w.bodyWord && w.words[from].class&notModifier != 0 && !methodTurn[w.words[from].lower] && !(method && praise[w.words[from].lower]) {
 		from++
 	}
 	last = -1
 	for j := from; j < w.bodyWord && j-from <= maxModifiers; j++ {
-		if !w.modifier(j) || w.words[j].open {
+		if !(w.modifier(j) || method && praise[w.words[j].lower]) || w.words[j].open {
 			break
 		}
 		last = j
