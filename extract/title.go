@@ -2,6 +2,8 @@ package extract
 
 import (
 	"strings"
+
+	"github.com/papergraph/papergraph/graph"
 )
 
 // titleSep stands between the title and the abstract in the text that
@@ -107,4 +109,91 @@ func (w *work) titleName() string {
 		}
 	}
 	return name
+}
+
+// titlePurpose returns the noun phrase after a title's "for", which
+// names what the method is for whatever its head: "Geometric Autoencoder
+// Priors for Bayesian Inversion", "... for Long-tailed Recognition". The
+// words that praise ("for Efficient X") are skipped; a phrase that runs
+// on into a clause is not taken.
+func (w *work) titlePurpose() (phrase, bool) {
+	for i := 0; i+1 < w.bodyWord; i++ {
+		if w.words[i].lower != "for" || w.words[i].stop || w.words[i].comma {
+			continue
+		}
+		p, from, last, ok := w.titlePhrase(i, false)
+		// One word names a problem only if it names a field: "for
+		// Reasoning", not "for Classification and Evaluation";
+		// and a model is not a purpose: "for Long-Context LLMs".
+		if !ok || last == from && !fieldHeads[w.words[from].lower] || w.generic(w.words[last]) {
+			return phrase{}, false
+		}
+		return p, true
+	}
+	return phrase{}, false
+}
+
+// methodWords introduce the method in a title. "by" introduces as often
+// an author ("by Expert Researchers"), and "with" a setting ("with
+// Humans"), so its phrase needs two words and must not name data or
+// people (notMethods).
+var methodWords = setOf("via using through with")
+
+// notMethods are the last words of a title phrase after "with" that name
+// what a method works with rather than the method.
+var notMethods = setOf("data dataset datasets benchmark benchmarks example examples sample samples human humans user users people expert experts application applications guarantee guarantees")
+
+// titleMethods links, as techniques, the noun phrases after a title's
+// "via", "using" or "through", which name the method: "...
+// Classification via Shared Codebook", "... Speech Recognition via
+// Conformal Risk Control". What the vocabulary names there it has linked
+// already; the paper's own name is its name.
+func (w *work) titleMethods(name string) {
+	for i := 0; i+1 < w.bodyWord; i++ {
+		if wd := w.words[i]; i == 0 || wd.stop || wd.comma || !methodWords[wd.lower] {
+			continue
+		}
+		// One word after "via" is as often a goal ("via Alignment") as a
+		// method; the vocabulary knows the one-word methods.
+		p, from, last, ok := w.titlePhrase(i, true)
+		if ok && w.words[i].lower == "with" && notMethods[w.words[last].lower] {
+			continue
+		}
+		if !ok || last == from || w.negated(p.start, p.end) || w.coveredByEntity(p.start, p.end, false) || w.namePart(p, name) || name != "" && spells(name, p.name) {
+			continue
+		}
+		w.add(graph.Technique, p.name, -1, p.start, p.end)
+	}
+}
+
+// praise are the adjectives that praise a method: no part of a problem's
+// name, but part of a method's.
+var praise = setOf("efficient effective robust scalable accurate fast simple unified adaptive dynamic generalized improved lightweight universal")
+
+// titlePhrase returns the noun phrase of the title that follows word i,
+// and its first and last words: modifiers up to a noun, past the words
+// that praise unless the phrase names a method, whose name keeps them
+// ("via Adaptive Byte Compression"), not running on into a clause.
+func (w *work) titlePhrase(i int, method bool) (p phrase, from, last int, ok bool) {
+	from = i + 1
+	for from < w.bodyWord && w.words[from].class&notModifier != 0 && !methodTurn[w.words[from].lower] && !(method && praise[w.words[from].lower]) {
+		from++
+	}
+	last = -1
+	for j := from; j < w.bodyWord && j-from <= maxModifiers; j++ {
+		if !(w.modifier(j) || method && praise[w.words[j].lower]) || w.words[j].open {
+			break
+		}
+		last = j
+		if m := w.words[j]; m.stop || m.comma || m.close {
+			break
+		}
+	}
+	if last < 0 {
+		return phrase{}, 0, 0, false
+	}
+	if next := last + 1; next < w.bodyWord && !w.words[last].stop && !w.words[last].comma && w.words[next].class&notModifier == 0 {
+		return phrase{}, 0, 0, false
+	}
+	return phrase{name: w.phraseName(from, last+1, ""), start: w.words[from].start, end: w.words[last].end}, from, last, true
 }
