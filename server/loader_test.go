@@ -86,11 +86,15 @@ func TestMetrics(t *testing.T) {
 	ts.post(t, `query Stats { stats { papers } }`, nil)
 	ts.post(t, `query Broken { paper(id: "bad") { id } }`, nil)
 	ts.post(t, `{ syntax error`, nil)
+	long := strings.Repeat("N", 100<<10)
+	ts.do(t, http.MethodPost, "/query", strings.NewReader(`{"query": "{ syntax", "operationName": "`+long+`"}`), "Content-Type: application/json")
+	ts.post(t, `query `+long+` { stats { papers } }`, nil)
 	m := ts.metricValues(t)
 	for k, want := range map[string]float64{
 		`papergraph_graphql_requests_total{operation="Stats",outcome="ok"}`:               2,
 		`papergraph_graphql_requests_total{operation="Broken",outcome="error"}`:           1,
-		`papergraph_graphql_requests_total{operation="anonymous",outcome="error"}`:        1,
+		`papergraph_graphql_requests_total{operation="anonymous",outcome="error"}`:        2,
+		`papergraph_graphql_requests_total{operation="other",outcome="ok"}`:               1,
 		`papergraph_graphql_request_duration_seconds_count{operation="Stats"}`:            2,
 		`papergraph_graphql_request_duration_seconds_bucket{operation="Stats",le="+Inf"}`: 2,
 	} {

@@ -16,6 +16,10 @@ import (
 // for ever. Names beyond the first ones seen are counted as "other".
 const maxOperationLabels = 100
 
+// maxOperationName is the longest operation name used as a label; longer
+// ones (a document may name its operation with 100 KB) count as "other".
+const maxOperationName = 64
+
 // metrics counts GraphQL requests and times them by operation name, and
 // counts the dataloaders' batches. It is a gqlgen extension, to learn the
 // operation name and whether the response has errors; Server.serveGraphQL
@@ -84,6 +88,9 @@ func (m *metrics) batchCounter(loader string) func(keys int) {
 // operation returns the series of an operation name: "anonymous" for
 // none, "other" for the names beyond the first maxOperationLabels.
 func (m *metrics) operation(name string) *operationMetrics {
+	if len(name) > maxOperationName {
+		name = "other"
+	}
 	label := name
 	if label == "" {
 		label = "anonymous"
@@ -134,12 +141,11 @@ func (m *metrics) ExtensionName() string { return "Metrics" }
 
 func (m *metrics) Validate(graphql.ExecutableSchema) error { return nil }
 
-// MutateOperationParameters records the operation name the request
-// gives, for requests that fail to parse; it changes nothing.
-func (m *metrics) MutateOperationParameters(ctx context.Context, params *graphql.RawParams) *gqlerror.Error {
-	if rq := requestFrom(ctx); rq != nil {
-		rq.operation = params.OperationName
-	}
+// MutateOperationParameters records nothing: the operationName of a
+// request that fails to parse names no operation, and any bytes the
+// client sends there would become a label (100 KB names once took
+// /metrics to 181 MiB). Such requests count as "anonymous".
+func (m *metrics) MutateOperationParameters(context.Context, *graphql.RawParams) *gqlerror.Error {
 	return nil
 }
 

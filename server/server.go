@@ -62,8 +62,10 @@ type Limits struct {
 	// MaxDepth is the deepest nesting of fields in an operation, not
 	// counting introspection fields; default 12.
 	MaxDepth int
-	// MaxComplexity bounds gqlgen's complexity, in which a list field
-	// costs its page size times its selection; default 20000.
+	// MaxComplexity bounds an operation's cost (see costLimit), in which
+	// every field selected counts, a list field costs its page size times
+	// its selection, and extract and search cost their input's size;
+	// default 20000.
 	MaxComplexity int
 	// MaxBodyBytes bounds a request body; larger ones get 413. Default 1 MiB.
 	MaxBodyBytes int64
@@ -194,7 +196,7 @@ func (s *Server) graphQL(m *metrics) http.Handler {
 	h.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](s.limits.QueryCacheSize)})
 	h.Use(m)
 	h.Use(depthLimit{max: s.limits.MaxDepth})
-	h.Use(extension.FixedComplexityLimit(s.limits.MaxComplexity))
+	h.Use(newCostLimit(es, s.limits.MaxComplexity, !s.cfg.DisableIntrospection))
 	if s.cache != nil {
 		h.Use(s.cache)
 	}

@@ -1,0 +1,96 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql/introspection"
+)
+
+// aliases returns a query of n aliased copies of field.
+func aliases(n int, field string) string {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range n {
+		fmt.Fprintf(&b, " a%d: %s", i, field)
+	}
+	b.WriteString(" }")
+	return b.String()
+}
+
+// TestCostLimit posts the shapes that used to run on for a minute after
+// their timeout: each is rejected before it runs, well within the
+// timeout, while a probe query answers; the playground's introspection
+// query still passes.
+func TestCostLimit(t *testing.T) {
+	ts := newTestServer(t, 0, Options{Limits: Limits{MaxBodyBytes: 4 << 20}})
+	var sameName strings.Builder
+	sameName.WriteString("{")
+	for range 1000 {
+		fmt.Fprintf(&sameName, ` search(query: "q") { score }`)
+	}
+	sameName.WriteString(" }")
+	big := strings.Repeat("We use Hub. ", 100<<10/12)
+	tests := []struct {
+		name  string
+		query string
+		vars  map[string]any
+		code  string
+	}{
+		{"introspection aliases", aliases(10000, `__schema { types { name fields { name type { name } } } }`), nil, "COMPLEXITY_LIMIT_EXCEEDED"},
+		{"aliases of a field", aliases(12000, "stats { papers }"), nil, "COMPLEXITY_LIMIT_EXCEEDED"},
+		{"extract aliases of a big text", "query($t: String!) " + aliases(9000, `extract(text: $t) { id }`), map[string]any{"t": big}, "COMPLEXITY_LIMIT_EXCEEDED"},
+		{"searches under one name", sameName.String(), nil, "COMPLEXITY_LIMIT_EXCEEDED"},
+		{"big extract", `query($t: String!) { extract(text: $t) { id } }`, map[string]any{"t": strings.Repeat(big, 20)}, "COMPLEXITY_LIMIT_EXCEEDED"},
+		{"playground's introspection", introspection.Query, nil, ""},
+		{"one extract of 100 KB", `query($t: String!) { extract(text: $t) { id } }`, map[string]any{"t": big}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			probe := make(chan time.Duration, 1)
+			go func() {
+				time.Sleep(50 * time.Millisecond)
+				start := time.Now()
+				if r := ts.post(t, `{ stats { papers } }`, nil); len(r.Errors) > 0 {
+					t.Errorf("probe: %+v", r.Errors)
+				}
+				probe <- time.Since(start)
+			}()
+			start := time.Now()
+			r := ts.post(t, tt.query, tt.vars)
+			took := time.Since(start)
+			var want []string
+			if tt.code != "" {
+				want = []string{tt.code}
+			}
+			if r.Status != http.StatusOK || !slices.Equal(r.codes(), want) {
+				t.Errorf("status %d, codes %q; want 200, %q (errors %.300v)", r.Status, r.codes(), want, r.Errors)
+			}
+			// Generous bounds for a loaded machine: the timeout is 10 s.
+			if took > 5*time.Second {
+				t.Errorf("answered in %v; want well under the 10 s timeout", took)
+			}
+			if d := <-probe; d > 2*time.Second {
+				t.Errorf("probe answered in %v meanwhile; want under 1 s", d)
+			}
+		})
+	}
+}
+
+func TestIntrospectionDisabledOnce(t *testing.T) {
+	ts := newTestServer(t, 0, Options{DisableIntrospection: true})
+	r := ts.post(t, aliases(10000, `__schema { types { name } }`), nil)
+	if !slices.Equal(r.codes(), []string{"INTROSPECTION_DISABLED"}) {
+		t.Errorf("codes %q (%d errors); want one INTROSPECTION_DISABLED", r.codes()[:min(3, len(r.codes()))], len(r.Errors))
+	}
+	if n := strings.Count(ts.logs.String(), "\n"); n > 1 {
+		t.Errorf("%d log lines; want at most 1", n)
+	}
+	if r := ts.post(t, `{ __typename stats { papers } }`, nil); len(r.Errors) > 0 {
+		t.Errorf("__typename with introspection off: %+v", r.Errors)
+	}
+}
