@@ -52,8 +52,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.BoolVar(&opts.Cluster, "cluster", false, "dot, svg, png: group entities by kind in clusters")
 	fs.BoolVar(&opts.Legend, "legend", false, "dot, svg, png: add a legend (nodes with ids starting \""+export.LegendPrefix+"\")")
 	out := fs.String("o", "", "write to `FILE` instead of standard output")
-	fs.Usage = func() { fmt.Fprintf(stderr, exportUsage, renderLimit); fs.PrintDefaults() }
-	if err := parseFlags(fs, args); err != nil {
+	server := fs.String("server", "", "ask the papergraph server at `URL` (http://127.0.0.1:8080) for the neighbourhood of --paper or --entity instead of opening the database, which a running serve holds")
+	fs.Usage = func() { fmt.Fprintf(fs.Output(), exportUsage, renderLimit); fs.PrintDefaults() }
+	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -68,6 +69,11 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("%w: export: --%w", errUsage, err)
 	}
 
+	if *server != "" {
+		return writeOutput(*out, stdout, func(w io.Writer) error {
+			return remoteExport(ctx, w, *server, sel, f, opts)
+		})
+	}
 	st, err := openStore(*db, store.Options{ReadOnly: true})
 	if err != nil {
 		return err

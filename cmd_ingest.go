@@ -38,8 +38,8 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	batch := fs.Int("batch", ingest.DefaultBatch, "papers written per batch")
 	var vocab stringList
 	fs.Var(&vocab, "vocab", "extra vocabulary `FILE` (kind<TAB>name<TAB>aliases<TAB>broader); repeatable")
-	fs.Usage = func() { fmt.Fprint(stderr, ingestUsage); fs.PrintDefaults() }
-	if err := parseFlags(fs, args); err != nil {
+	fs.Usage = func() { fmt.Fprint(fs.Output(), ingestUsage); fs.PrintDefaults() }
+	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {

@@ -34,7 +34,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fl := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	fl.Usage = func() {
-		fmt.Fprint(stderr, serveUsage)
+		fmt.Fprint(fl.Output(), serveUsage)
 		fl.PrintDefaults()
 	}
 	db := fl.String("db", "", "database `dir`ectory (default $PAPERGRAPH_DB, else papergraph/db in the user cache directory)")
@@ -49,7 +49,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	seedsIfEmpty := fl.Bool("seeds-if-empty", true, "fill an empty database from the embedded seed abstracts")
 	timeout := fl.Duration("timeout", 10*time.Second, "per-request `duration` limit")
 	respCache := fl.Int("response-cache", 2048, "query responses kept between writes, `n`; 0 disables the cache")
-	if err := parseFlags(fl, args); err != nil {
+	if err := parseFlags(fl, args, stdout); err != nil {
 		return err
 	}
 	if fl.NArg() > 0 {
