@@ -142,7 +142,9 @@ func TestReadOnlyWhileServing(t *testing.T) {
 		t.Errorf("stats --server --json = %s (%v); want the seed graph's counts", out, err)
 	}
 	var top struct {
-		Entities struct{ Edges []struct{ Node struct{ ID string } } }
+		Entities struct {
+			Edges []struct{ Node struct{ ID string } }
+		}
 	}
 	s.query(t, `{ entities(kind: DATASET, first: 1) { edges { node { id } } } }`, nil, &top)
 	if len(top.Entities.Edges) == 0 {
