@@ -24,8 +24,11 @@ import (
 const serveUsage = `usage: papergraph serve [flags]
 
 Serves the GraphQL API at /query, the GraphiQL playground at /, /healthz,
-/metrics and /export/. An empty database is first filled from the embedded
-seed abstracts. Stops gracefully on SIGINT or SIGTERM.
+/readyz, /metrics and /export/. It listens at once; an empty database is
+first filled from the embedded seed abstracts, and until the store is open
+and seeded /readyz and the API answer 503. Logs go to standard error, with
+a line per request unless --access-log=false. Stops gracefully on SIGINT
+or SIGTERM.
 
 flags:
 `
@@ -49,6 +52,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	seedsIfEmpty := fl.Bool("seeds-if-empty", true, "fill an empty database from the embedded seed abstracts")
 	timeout := fl.Duration("timeout", 10*time.Second, "per-request `duration` limit")
 	respCache := fl.Int("response-cache", 2048, "query responses kept between writes, `n`; 0 disables the cache")
+	logFormat := fl.String("log-format", "text", "log `format`: text (key=value) or json (one object a line)")
+	accessLog := fl.Bool("access-log", true, "log a line per request: method, path, GraphQL operation, status, bytes, duration")
 	if err := parseFlags(fl, args, stdout); err != nil {
 		return err
 	}
@@ -64,19 +69,45 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return fmt.Errorf("--playground-assets: %w", err)
 		}
 	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
+	var log *slog.Logger
+	switch *logFormat {
+	case "text":
+		log = slog.New(slog.NewTextHandler(stderr, nil))
+	case "json":
+		log = slog.New(slog.NewJSONHandler(stderr, nil))
+	default:
+		fl.Usage()
+		return fmt.Errorf("%w: serve: --log-format %q (want text or json)", errUsage, *logFormat)
+	}
 
+	// Listen first, so that probes get an answer (/readyz 503) while the
+	// store opens and seeds; the gate opens to the server once it can.
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	var gate server.Gate
+	hs := httpServer(&gate, log)
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	log.Info("listening, opening the database", "addr", ln.Addr().String())
+
+	// Deferred before the shutdown below runs: the store closes once the
+	// requests in flight are done.
 	st, err := openStore(*db, store.Options{Logger: log})
 	if err != nil {
+		hs.Close()
 		return err
 	}
 	defer st.Close()
 	x, err := extract.New(extract.Options{})
 	if err != nil {
+		hs.Close()
 		return err
 	}
 	if *seedsIfEmpty {
 		if err := seedIfEmpty(ctx, st, x, log); err != nil {
+			hs.Close()
 			return err
 		}
 	}
@@ -92,11 +123,41 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		DisableIntrospection: *noIntro,
 		Limits:               server.Limits{Timeout: *timeout, ResponseCacheSize: cmp.Or(*respCache, -1)},
 		Logger:               log,
+		AccessLog:            *accessLog,
 	})
 	if err != nil {
+		hs.Close()
 		return err
 	}
-	return listenAndServe(ctx, *addr, srv, log)
+	gate.Open(srv)
+	log.Info("serving", "url", "http://"+ln.Addr().String()+"/", "graphql", "http://"+ln.Addr().String()+"/query")
+
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}
+
+// httpServer returns the HTTP server of h, with serve's timeouts.
+func httpServer(h http.Handler, log *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		// Longer than the per-request timeout, so that a slow request gets
+		// its TIMEOUT error rather than a cut connection.
+		WriteTimeout: 60 * time.Second,
+		IdleTimeout:  2 * time.Minute,
+		ErrorLog:     slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
 }
 
 // seedIfEmpty fills an empty database with the papers the extractor finds
@@ -122,42 +183,6 @@ func seedIfEmpty(ctx context.Context, st *store.Store, x *extract.Extractor, log
 	}
 	log.Info(fmt.Sprintf("database empty: built the graph from %d embedded seed papers", stats.Papers),
 		"added", sum.Added, "updated", sum.Updated, "unchanged", sum.Unchanged, "took", sum.Elapsed.Round(time.Millisecond))
-	return nil
-}
-
-// listenAndServe serves h on addr until ctx is done, then shuts down
-// gracefully: it stops accepting, lets requests in flight finish for up to
-// shutdownGrace, and returns.
-func listenAndServe(ctx context.Context, addr string, h http.Handler, log *slog.Logger) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	hs := &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		// Longer than the per-request timeout, so that a slow request gets
-		// its TIMEOUT error rather than a cut connection.
-		WriteTimeout: 60 * time.Second,
-		IdleTimeout:  2 * time.Minute,
-		ErrorLog:     slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
-	log.Info("serving", "url", "http://"+ln.Addr().String()+"/", "graphql", "http://"+ln.Addr().String()+"/query")
-
-	select {
-	case err := <-served:
-		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
-	}
-	log.Info("shutting down")
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
-	}
 	return nil
 }
 
