@@ -98,7 +98,7 @@ func FillEvidence(edges []Edge, p *Paper) {
 	// The mentions sorted by entity id (stably: in p's order within one),
 	// so that each edge finds its run by binary search. The ids share one
 	// string: a whole-graph export fills the evidence of every edge.
-	var buf []byte
+	buf := make([]byte, 0, 32*len(p.Mentions)) // most ids are shorter
 	ends := make([]int, len(p.Mentions))
 	for i, m := range p.Mentions {
 		buf = AppendEntityID(buf, m.Kind, m.Entity)
