@@ -19,15 +19,13 @@ import (
 // taxonomy edges from the entities' Broader. Each record is read by one
 // pass of an iterator over its prefix, twice (nodes, then edges), with no
 // lookup per edge: a walk reading every paper as Paper does (its entities'
-// records one point read each) exported about 7,000 edges/s. The papers
-// are read and decoded in a goroutine of their own while gw writes the
-// ones before, a few batches ahead at most.
+// records one point read each) exported about 7,000 edges/s.
 //
 // Paper nodes carry their entities as the record holds them, kind and
 // name; the graph's edges are the Edges written.
 func exportWhole(ctx context.Context, txn *badger.Txn, sel graph.Selection, gw graph.GraphWriter) error {
 	keep := func(k graph.Kind) bool { return keepKind(sel.Kinds, k) }
-	err := eachPaperRecord(ctx, txn, nil, func(p exportPaper) error { return gw.WriteNode(graph.Node{Paper: p.paper}) })
+	err := eachPaperRecord(ctx, txn, func(p *graph.Paper) error { return gw.WriteNode(graph.Node{Paper: p}) })
 	if err == nil {
 		err = eachEntityRecord(ctx, txn, keep, true, func(e *graph.Entity) error { return gw.WriteNode(graph.Node{Entity: e}) })
 	}
@@ -35,13 +33,14 @@ func exportWhole(ctx context.Context, txn *badger.Txn, sel graph.Selection, gw g
 		return fmt.Errorf("export nodes: %w", err)
 	}
 	var (
-		refs []edgeTarget
-		buf  []byte
+		edges []graph.Edge
+		refs  []edgeTarget
+		buf   []byte
 		// intern holds every entity id met, so that the edges of one
 		// entity share its id string: one per entity, not per edge.
 		intern = make(map[string]string)
 	)
-	paperEdges := func(p *graph.Paper) []graph.Edge {
+	err = eachPaperRecord(ctx, txn, func(p *graph.Paper) error {
 		refs = refs[:0]
 		for _, e := range p.Entities {
 			if !keep(e.Kind) {
@@ -56,15 +55,12 @@ func exportWhole(ctx context.Context, txn *badger.Txn, sel graph.Selection, gw g
 			refs = append(refs, edgeTarget{id, e.Kind})
 		}
 		slices.SortFunc(refs, func(a, b edgeTarget) int { return strings.Compare(a.id, b.id) })
-		edges := make([]graph.Edge, len(refs))
-		for i, r := range refs {
-			edges[i] = graph.Edge{From: p.ID, To: r.id, Kind: r.kind.String()}
+		edges = edges[:0]
+		for _, r := range refs {
+			edges = append(edges, graph.Edge{From: p.ID, To: r.id, Kind: r.kind.String()})
 		}
 		graph.FillEvidence(edges, p)
-		return edges
-	}
-	err = eachPaperRecord(ctx, txn, paperEdges, func(p exportPaper) error {
-		for _, e := range p.edges {
+		for _, e := range edges {
 			if err := gw.WriteEdge(e); err != nil {
 				return err
 			}
@@ -72,7 +68,6 @@ func exportWhole(ctx context.Context, txn *badger.Txn, sel graph.Selection, gw g
 		return nil
 	})
 	if err == nil {
-		var edges []graph.Edge
 		err = eachEntityRecord(ctx, txn, keep, false, func(e *graph.Entity) error {
 			edges = edges[:0]
 			for _, b := range e.Broader {
@@ -93,82 +88,27 @@ type edgeTarget struct {
 	kind graph.Kind
 }
 
-// exportPaper is a decoded paper record and, when asked for, its edges.
-type exportPaper struct {
-	paper *graph.Paper
-	edges []graph.Edge
-}
-
-// readAhead bounds the papers eachPaperRecord decodes ahead of fn: batches
-// of readBatch, at most readAhead of them queued.
-const (
-	readBatch = 256
-	readAhead = 4
-)
-
 // eachPaperRecord calls fn with every paper record (0x01) in id order,
 // decoded as readPaperRecord does, from one iterator: no second lookup of
-// the key. Reading, decoding and edges (unless nil) run in a goroutine of
-// their own, ahead of fn, which may keep what it gets.
-func eachPaperRecord(ctx context.Context, txn *badger.Txn, edges func(*graph.Paper) []graph.Edge, fn func(exportPaper) error) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	batches := make(chan []exportPaper, readAhead)
-	read := make(chan error, 1)
-	go func() {
-		defer close(batches)
-		read <- readPaperRecords(ctx, txn, edges, batches)
-	}()
-	for batch := range batches {
-		for _, p := range batch {
-			if err := fn(p); err != nil {
-				cancel()
-				for range batches { // let the reader see the cancel and end
-				}
-				<-read
-				return err
-			}
-		}
-	}
-	return <-read
-}
-
-// readPaperRecords sends every paper record to out in batches, until ctx
-// ends.
-func readPaperRecords(ctx context.Context, txn *badger.Txn, edges func(*graph.Paper) []graph.Edge, out chan<- []exportPaper) error {
+// the key. fn may keep the paper.
+func eachPaperRecord(ctx context.Context, txn *badger.Txn, fn func(*graph.Paper) error) error {
 	it := txn.NewIterator(badger.IteratorOptions{Prefix: allKeys(prefixPaper)})
 	defer it.Close()
-	batch := make([]exportPaper, 0, readBatch)
-	send := func() error {
-		select {
-		case out <- batch:
-			batch = make([]exportPaper, 0, readBatch)
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
 	for it.Rewind(); it.Valid(); it.Next() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		item := it.Item()
 		p := new(graph.Paper)
 		err := item.Value(func(v []byte) error { return decodePaperRecord(v, p) })
 		if err != nil {
 			return fmt.Errorf("paper %s: %w", parseIDKey(item.Key()), err)
 		}
-		ep := exportPaper{paper: p}
-		if edges != nil {
-			ep.edges = edges(p)
-		}
-		if batch = append(batch, ep); len(batch) == readBatch {
-			if err := send(); err != nil {
-				return err
-			}
+		if err := fn(p); err != nil {
+			return err
 		}
 	}
-	if len(batch) > 0 {
-		return send()
-	}
-	return ctx.Err()
+	return nil
 }
 
 // eachEntityRecord calls fn with every entity (0x02) of a kind keep
