@@ -337,7 +337,26 @@ func (w *work) namePart(p phrase, name string) bool {
 			return false
 		}
 	}
-	return true
+	return !w.problemAcronym(p, name)
+}
+
+// problemAcronym reports whether the capitalised phrase p is the long
+// form of an acronym of a problem rather than of a method: "Future
+// Satellite Image Forecasting (FSIF)" where the paper is not FSIF and the
+// head names no procedure (as "Policy Optimization" of an unknown "XPO"
+// does).
+func (w *work) problemAcronym(p phrase, name string) bool {
+	f := strings.Fields(p.name)
+	if procedureHeads[f[len(f)-1]] {
+		return false
+	}
+	i, ok := slices.BinarySearchFunc(w.words, p.end, func(wd word, at int) int { return wd.end - at })
+	if !ok || i+1 >= len(w.words) {
+		return false
+	}
+	next := w.words[i+1]
+	acr := strings.Trim(next.text, "()[],.;:")
+	return next.open && acronymLike(acr) && singular(acr) != name && acr != name
 }
 
 // spells reports whether the capitals of name, in order, are letters of
