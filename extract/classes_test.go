@@ -139,6 +139,12 @@ func TestClassTaskPhrases(t *testing.T) {
 		{name: "the method's long form is not a task", kind: graph.Task,
 			title: "FAPO: Flawed-Aware Policy Optimization for Reasoning", text: "Rollouts contain flaws.",
 			wantNot: []string{"flawed-aware policy optimization"}},
+		{name: "a problem's capitalised long form", kind: graph.Task,
+			text: "Wind Power Forecasting (WPF) is critical for grid operation. We propose GridNet, a spatio-temporal model.",
+			want: []string{"wind power forecasting"}},
+		{name: "the paper's own long form is not a task", kind: graph.Task,
+			text: "We propose Sparse Motion Tracking (SMT), a tracker for dense scenes. SMT is fast.",
+			wantNot: []string{"sparse motion tracking"}},
 	})
 }
 
