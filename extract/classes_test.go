@@ -143,7 +143,7 @@ func TestClassTaskPhrases(t *testing.T) {
 			text: "Wind Power Forecasting (WPF) is critical for grid operation. We propose GridNet, a spatio-temporal model.",
 			want: []string{"wind power forecasting"}},
 		{name: "the paper's own long form is not a task", kind: graph.Task,
-			text: "We propose Sparse Motion Tracking (SMT), a tracker for dense scenes. SMT is fast.",
+			text:    "We propose Sparse Motion Tracking (SMT), a tracker for dense scenes. SMT is fast.",
 			wantNot: []string{"sparse motion tracking"}},
 	})
 }
@@ -199,4 +199,25 @@ func TestClassLabels(t *testing.T) {
 	if p.Label != "Peng's Q(λ) for Off-Policy Learning" {
 		t.Errorf("Label = %q; want the title cleaned of markup", p.Label)
 	}
+}
+
+// Named prior systems no vocabulary lists, known by the company they keep.
+func TestClassSystems(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "after the noun that says what it is", kind: graph.Technique,
+			text: "We study data pruning. Compared to a similar clustering method K2M, we prune more.",
+			want: []string{"K2M"}},
+		{name: "an appositive of a model", kind: graph.Technique,
+			text: "We study image editing. Applying our framework to a strong base model, EditGen3, improves it.",
+			want: []string{"EditGen3"}},
+		{name: "listed beside a known technique", kind: graph.Technique,
+			text: "We study LLM quantization. Methods such as BitsAndBytes, AWQ, and GPTQ lose accuracy at 4 bits.",
+			want: []string{"BitsAndBytes", "AWQ", "GPTQ"}},
+		{name: "the paper's own framework", kind: graph.Technique,
+			text:    "We propose a novel three-stage training framework, TriMPI, for policy learning.",
+			wantNot: []string{"TriMPI"}},
+		{name: "the paper's own model", kind: graph.Technique,
+			text:    "We study remote sensing. The resulting model, GeoThinker, explains its answers.",
+			wantNot: []string{"GeoThinker"}},
+	})
 }

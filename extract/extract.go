@@ -41,6 +41,7 @@ const (
 	stageTitleMethods                   // what a title's "via X" names is a technique
 	stageCompose                        // tasks take their model family's name
 	stageEnsureTask                     // every paper gets a task
+	stageSystems                        // named systems known by their company
 )
 
 // New returns an Extractor with the embedded vocabulary and
@@ -200,6 +201,9 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	name := w.name(acronyms)
 	w.datasets(acronyms, name)
 	w.checkpoints(name)
+	if x.off&stageSystems == 0 {
+		w.systems(acronyms, name)
+	}
 	if name != "" {
 		w.dropOwnName(name)
 	}
