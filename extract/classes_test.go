@@ -221,3 +221,25 @@ func TestClassSystems(t *testing.T) {
 			wantNot: []string{"GeoThinker"}},
 	})
 }
+
+// Generic techniques in their ordinary-word uses, and heads that stand
+// for the longer name the text gave.
+func TestClassGenericWords(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "the mechanism", kind: graph.Technique,
+			text: "We study video generation. We align attention in specific layers with instance masks.",
+			want: []string{"attention"}},
+		{name: "the attention a problem draws", kind: graph.Technique,
+			text: "Video generation has attracted increasing attention. Little attention has been paid to its privacy.",
+			wantNot: []string{"attention"}},
+		{name: "a head standing for the compound", kind: graph.Technique,
+			title: "Dataset Distillation as Optimal Quantization", text: "Dataset distillation finds a small synthetic set. We solve the distillation problem in closed form.",
+			wantNot: []string{"knowledge distillation"}},
+		{name: "distillation itself", kind: graph.Technique,
+			text: "We study mathematical reasoning. Long chain-of-thought traces are transferred to small models by distillation.",
+			want: []string{"knowledge distillation"}},
+		{name: "a regularizer", kind: graph.Technique,
+			text: "We study adversarial training of LLMs. We add a regularization term on the embedding matrix.",
+			want: []string{"regularization"}},
+	})
+}

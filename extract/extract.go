@@ -319,9 +319,9 @@ func (w *work) matchVocab(t *trie, ids []uint32) {
 		w.matches[i].first += w.bodyTok
 		w.matches[i].last += w.bodyTok
 	}
-	for _, m := range w.matches {
+	for k, m := range w.matches {
 		start, end := w.toks[m.first].start, w.toks[m.last].end
-		if t == w.x.v.entities && w.partOfName(start, end) {
+		if t == w.x.v.entities && (w.partOfName(start, end) || w.idiom(m) || w.shortFor(w.matches[:k], m)) {
 			continue
 		}
 		for _, e := range m.entries {
@@ -335,6 +335,54 @@ func (w *work) matchVocab(t *trie, ids []uint32) {
 			w.nested(t, ids, m)
 		}
 	}
+}
+
+// shortFor reports whether the one-token match m is the head of an
+// earlier, longer match of another entry, which it then stands for: in a
+// paper on dataset distillation, "the distillation problem" is dataset
+// distillation's, not knowledge distillation's.
+func (w *work) shortFor(earlier []match, m match) bool {
+	if m.first != m.last {
+		return false
+	}
+	key := w.toks[m.first].key
+	for _, e := range earlier {
+		if e.last > e.first && w.toks[e.last].key == key && !slices.Equal(e.entries, m.entries) {
+			return true
+		}
+	}
+	return false
+}
+
+// idioms are the set phrases in which a one-word alias is an ordinary
+// word: the attention a problem draws is no attention mechanism. Each
+// lists the words before and after it that make the phrase.
+var idioms = map[string]struct{ before, after map[string]bool }{
+	"attention": {
+		before: setOf(`pay pays paid paying draw draws drew drawn drawing attract attracts attracted
+			attracting gain gains gained gaining garner garnered receive receives received receiving
+			little less more much growing increasing considerable significant widespread special
+			particular careful close limited renewed`),
+		after: setOf("to from"),
+	},
+	// "simulation tasks" and "simulation benchmarks" are a domain.
+	"simulation": {after: setOf("task tasks benchmark benchmarks")},
+}
+
+// idiom reports whether the one-token match m is part of a set phrase
+// (see idioms).
+func (w *work) idiom(m match) bool {
+	if m.first != m.last {
+		return false
+	}
+	id, ok := idioms[strings.ToLower(w.toks[m.first].text)]
+	if !ok {
+		return false
+	}
+	if m.first > 0 && id.before[strings.ToLower(w.toks[m.first-1].text)] {
+		return true
+	}
+	return m.last+1 < len(w.toks) && id.after[strings.ToLower(w.toks[m.last+1].text)]
 }
 
 // ellipses links the first conjunct of a coordination that shares its
@@ -388,6 +436,11 @@ func (w *work) nested(t *trie, ids []uint32, m match) {
 		for _, in := range t.match(nil, w.toks[r[0]:r[1]+1], ids[r[0]:r[1]+1]) {
 			if in.first != 0 && in.last != r[1]-r[0] {
 				continue // inside, not at an end
+			}
+			if r[0] > m.first && in.first == in.last && !strings.HasSuffix(w.toks[m.first].text, "ing") {
+				// The head of "dataset distillation" names what it is
+				// a kind of, not a technique it uses.
+				continue
 			}
 			start, end := w.toks[r[0]+in.first].start, w.toks[r[0]+in.last].end
 			if c := w.text.Clean; start > 0 && c[start-1] == '-' || end < len(c) && c[end] == '-' {
