@@ -230,7 +230,7 @@ func TestClassGenericWords(t *testing.T) {
 			text: "We study video generation. We align attention in specific layers with instance masks.",
 			want: []string{"attention"}},
 		{name: "the attention a problem draws", kind: graph.Technique,
-			text: "Video generation has attracted increasing attention. Little attention has been paid to its privacy.",
+			text:    "Video generation has attracted increasing attention. Little attention has been paid to its privacy.",
 			wantNot: []string{"attention"}},
 		{name: "a head standing for the compound", kind: graph.Technique,
 			title: "Dataset Distillation as Optimal Quantization", text: "Dataset distillation finds a small synthetic set. We solve the distillation problem in closed form.",
