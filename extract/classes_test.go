@@ -79,6 +79,15 @@ func TestClassRole(t *testing.T) {
 // Class 2: word forms and syntax.
 func TestClassWordForms(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "a technique as a verb", kind: graph.Technique,
+			text: "We study 3D part understanding. We pre-train a dual encoder and instruction-tune the model on part data, then finetune it.",
+			want: []string{"instruction tuning", "fine-tuning"}},
+		{name: "a participle as an adjective", kind: graph.Technique,
+			text: "We study 3D part understanding with the fine-tuned models others released.",
+			wantNot: []string{"fine-tuning"}},
+		{name: "a verb standing for the paper's task", kind: graph.Technique,
+			text: "We study dataset distillation. Existing methods distill the data by matching gradients.",
+			wantNot: []string{"knowledge distillation"}},
 		{name: "agent noun", kind: graph.Task,
 			title: "A Unified Image Tokenizer for Generation", text: "Tokenizers matter.",
 			want: []string{"image tokenization"}},

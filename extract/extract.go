@@ -204,6 +204,7 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	if x.off&stageSystems == 0 {
 		w.systems(acronyms, name)
 	}
+	w.verbTechniques()
 	if name != "" {
 		w.dropOwnName(name)
 	}
