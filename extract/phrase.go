@@ -315,6 +315,30 @@ func (w *work) linkPhrase(p phrase) {
 	if f, ok := w.found[graph.EntityID(graph.Task, p.name)]; ok && f.broader < 0 {
 		f.broader = broader
 	}
+	if w.methodPhrase(words) {
+		w.add(graph.Technique, p.name, -1, p.start, p.end)
+	}
+}
+
+// methodPhrase reports whether a new task phrase is also a method, as
+// the roles of the vocabulary are: a kind of training ("policy-based
+// training"), or of a technique the vocabulary names in two words or more
+// ("skill-based reinforcement learning"). Heads such as "alignment" or
+// "modeling" alone name a problem as often as a method.
+func (w *work) methodPhrase(words []string) bool {
+	if words[len(words)-1] == "training" {
+		return true
+	}
+	for k := 1; k < len(words)-1; k++ {
+		// "graph machine learning" is a field, not a kind of method.
+		if genericTasks[strings.Join(words[k:], "-")] {
+			return false
+		}
+		if _, ok := w.x.v.byKey[graph.EntityID(graph.Technique, strings.Join(words[k:], " "))]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // namePart reports whether p is a name rather than a problem: part of
