@@ -163,6 +163,24 @@ func TestClassTaskPhrases(t *testing.T) {
 	})
 }
 
+// A benchmark paper works on evaluating the model family it tests.
+func TestClassBenchmarkTask(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "a benchmark of a model family", kind: graph.Task,
+			title: "DermBench: A Multimodal Benchmark for Skin Lesion Diagnosis",
+			text:  "Multimodal large language models (MLLMs) are used in clinics. We test 20 MLLMs on 5,000 lesion images.",
+			want:  []string{"MLLM evaluation"}},
+		{name: "a benchmark on the way to a method", kind: graph.Task,
+			title:   "ScoreNet: Reward Modeling for Image Editing",
+			text:    "We first introduce EditBench, a benchmark of reward models built on vision-language models (VLMs). We then develop ScoreNet.",
+			wantNot: []string{"VLM evaluation"}},
+		{name: "the family's task is already named", kind: graph.Task,
+			title: "SafeBench: Benchmarking LLM Safety Across Cultures",
+			text:  "Large language models (LLMs) must be safe. We study LLM safety in 12 languages.",
+			want:  []string{"LLM safety"}, wantNot: []string{"LLM evaluation"}},
+	})
+}
+
 // Class 4: names the patterns missed.
 func TestClassNames(t *testing.T) {
 	runClass(t, []classCase{
