@@ -122,7 +122,8 @@ func (w *work) afterDatasetHead(i int) bool {
 func (w *work) checkpoints(name string) {
 	for i := range w.words {
 		wd := &w.words[i]
-		if w.taken[wd.start] || wd.text == name || !wd.named || !isModelName(wd.text) {
+		// "AgentFold-30B-A3B" of the paper AgentFold is its own model.
+		if w.taken[wd.start] || name != "" && strings.HasPrefix(wd.text, name) || !wd.named || !isModelName(wd.text) {
 			continue
 		}
 		if hasOddChar(wd.text) {

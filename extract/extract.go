@@ -462,6 +462,15 @@ func (w *work) nested(t *trie, ids []uint32, m match) {
 // ("multi-LLM") keeps the match.
 func (w *work) partOfName(start, end int) bool {
 	s := w.text.Clean
+	if end+1 < len(s) && s[end] == '.' && s[end+1] >= '0' && s[end+1] <= '9' {
+		// "DeepSeek-V3" in the checkpoint "DeepSeek-V3.1-671B-A37B",
+		// which checkpoints links whole.
+		word := s[start:]
+		if i := strings.IndexAny(word, " \n"); i >= 0 {
+			word = word[:i]
+		}
+		return isModelName(strings.TrimRight(word, ",.;:)"))
+	}
 	if end+1 < len(s) && s[end] == '-' {
 		if c := s[end+1]; c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == 'v' && end+2 < len(s) && s[end+2] >= '0' && s[end+2] <= '9' {
 			return true
