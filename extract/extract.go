@@ -476,7 +476,9 @@ func (w *work) partOfName(start, end int) bool {
 			return true
 		}
 	}
-	if start >= 2 && s[start-1] == '-' {
+	// "MAS" in "A2A-MAS" is part of a name; "diffusion" in
+	// "MLLM-diffusion architecture" is a compound's.
+	if start >= 2 && s[start-1] == '-' && !('a' <= s[start] && s[start] <= 'z') {
 		if c := s[start-2]; c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
 			return true
 		}
