@@ -38,7 +38,7 @@ var taskHeads = setOf(`generation detection segmentation estimation forecasting 
 	leakage steering watermarking jailbreaking modeling modelling learning optimization optimisation
 	sampling coding programming inversion acceleration regression sparsification sensing bandits bandit
 	aggregation recovery hallucination interpretability computation measurement robustness fairness
-	safety security privacy transferability provenance management`)
+	safety security privacy transferability provenance management upsampling filtering`)
 
 // agentHeads map the agent noun of a task to its head: "a unified image
 // tokenizer" does image tokenization, "an X detector" X detection.
@@ -76,6 +76,7 @@ var taskGerunds = map[string]string{
 	"jailbreaking": "jailbreaking", "unlearning": "unlearning", "modeling": "modeling",
 	"accelerating": "acceleration", "sampling": "sampling", "optimizing": "optimization",
 	"computing": "computation", "simulating": "simulation", "measuring": "measurement",
+	"filtering": "filtering", "upsampling": "upsampling",
 }
 
 // notModifiers end a phrase's modifiers on the left: function words,
@@ -99,7 +100,8 @@ var notModifiers = setOf(`a an the of for in on at to from by with via and or bu
 	one two three four five several various diverse multiple single due per
 	adaptive dynamic direct rapid heavy intermediate higher lower larger smaller greater deeper wider longer shorter
 	remarkable impressive rigorous realistic superior excellent competitive promising substantial notable
-	human-level
+	human-level arbitrary relevant downstream different distinct separate certain given
+	specific particular respective corresponding related additional
 	theoretical empirical fundamental key critical important significant complex challenging
 	current existing prior previous recent modern conventional traditional standard typical
 	require requires produce produces capture captures improve present propose proposes introduce
@@ -137,7 +139,7 @@ var participles = setOf(`supervised unsupervised self-supervised semi-supervised
 	reasoning training processing imaging sensing computing driving planning tracking
 	modeling modelling mining clustering ranking understanding matching editing forecasting
 	retrieval fine-tuning pretraining pre-training post-training prompting decoding sampling
-	coding programming routing scheduling manufacturing engineering rendering monitoring
+	coding programming routing scheduling queueing queuing manufacturing engineering rendering monitoring
 	anomaly assembly family early multi-agent`)
 
 // phrase is a task phrase found in the text: its canonical name and the
