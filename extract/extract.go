@@ -643,14 +643,19 @@ func (w *work) ensureTask() {
 // ("Gradient Descent with Large Step Sizes: ..."): the last resort of
 // ensureTask, for papers that study a method for its own sake.
 func (w *work) titleTechniqueTask() {
-	for _, f := range w.order {
-		if f.kind != graph.Technique || len(f.mentions) == 0 {
-			continue
-		}
-		for _, m := range f.mentions {
-			if m.Start < w.focus.title {
-				w.addMention(graph.Task, f.name, -1, m)
-				return
+	// Before the title turns to its method ("... via X") if one is
+	// there, else anywhere in the title: "Continuous Level-of-Detail via
+	// 3D Gaussian Splatting" studies what splatting can do.
+	for _, end := range []int{w.focus.title, w.base} {
+		for _, f := range w.order {
+			if f.kind != graph.Technique {
+				continue
+			}
+			for _, m := range f.mentions {
+				if m.Start < end {
+					w.addMention(graph.Task, f.name, -1, m)
+					return
+				}
 			}
 		}
 	}

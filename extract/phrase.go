@@ -38,7 +38,8 @@ var taskHeads = setOf(`generation detection segmentation estimation forecasting 
 	leakage steering watermarking jailbreaking modeling modelling learning optimization optimisation
 	sampling coding programming inversion acceleration regression sparsification sensing bandits bandit
 	aggregation recovery hallucination interpretability computation measurement robustness fairness
-	safety security privacy transferability provenance management upsampling filtering`)
+	safety security privacy transferability provenance management upsampling filtering
+	perception`)
 
 // agentHeads map the agent noun of a task to its head: "a unified image
 // tokenizer" does image tokenization, "an X detector" X detection.
