@@ -154,8 +154,10 @@ func (w *work) isCandidate(i int, defs map[string]*acronym) bool {
 		return false
 	}
 	if !wd.named {
-		// A capitalised word opening a sentence is an English word.
-		if !capitalised(wd.text) || i == 0 || w.words[i-1].stop {
+		// A capitalised word opening a sentence is an English word, as
+		// is a function word or adjective capitalised by mistake
+		// ("However, Current benchmarks").
+		if !capitalised(wd.text) || i == 0 || w.words[i-1].stop || wd.class&notModifier != 0 {
 			return false
 		}
 	}
