@@ -197,7 +197,7 @@ func TestClassBenchmarkTask(t *testing.T) {
 func TestClassNames(t *testing.T) {
 	runClass(t, []classCase{
 		{name: "a common word capitalised by mistake", kind: graph.Dataset,
-			text: "CoT suits clinical reasoning. However, Current benchmarks for medical image understanding ignore it.",
+			text:    "CoT suits clinical reasoning. However, Current benchmarks for medical image understanding ignore it.",
 			wantNot: []string{"Current"}},
 		{name: "title prefix", title: "PlantRSR: A New Plant Dataset", text: "Plants are diverse.", wantName: "PlantRSR"},
 		{name: "title long form with an acronym", title: "Egalitarian Gradient Descent: Faster Grokking",
