@@ -196,6 +196,12 @@ func TestClassBenchmarkTask(t *testing.T) {
 // Class 4: names the patterns missed.
 func TestClassNames(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "an acronym the text defines otherwise", kind: graph.Task,
+			text: "Long-Tailed Recognition (LTR) remains hard. Experiments on five LTR benchmarks show gains.",
+			want: []string{"long-tailed recognition"}, wantNot: []string{"learning to rank"}},
+		{name: "a modifier order the vocabulary writes otherwise", kind: graph.Task,
+			title: "Semantic Video Segmentation at Scale", text: "Frames are labelled densely.",
+			want: []string{"video semantic segmentation"}},
 		{name: "a common word capitalised by mistake", kind: graph.Dataset,
 			text:    "CoT suits clinical reasoning. However, Current benchmarks for medical image understanding ignore it.",
 			wantNot: []string{"Current"}},

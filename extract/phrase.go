@@ -223,6 +223,24 @@ func familyForm(name string) string {
 // image quality" is image quality assessment.
 var synonymHeads = map[string]string{"evaluation": "assessment", "assessment": "evaluation", "defence": "defense", "modelling": "modeling", "localisation": "localization", "optimisation": "optimization"}
 
+// modifierOrders returns name and, for two or three modifiers, the other
+// orders of them before the head: "image autoregressive generation" is
+// the vocabulary's autoregressive image generation.
+func modifierOrders(name string) []string {
+	f := strings.Fields(name)
+	out := []string{name}
+	switch len(f) {
+	case 3:
+		out = append(out, f[1]+" "+f[0]+" "+f[2])
+	case 4:
+		m, h := f[:3], f[3]
+		for _, o := range [][3]int{{0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}} {
+			out = append(out, m[o[0]]+" "+m[o[1]]+" "+m[o[2]]+" "+h)
+		}
+	}
+	return out
+}
+
 // headSynonyms returns name and, when its head has a synonym, name with
 // that head.
 func headSynonyms(name string) []string {
@@ -292,9 +310,11 @@ func (w *work) linkPhrase(p phrase) {
 	v := w.x.v
 	p.name = familyForm(p.name)
 	for _, name := range headSynonyms(p.name) {
-		if e, ok := v.tasks[normPhrase(name)]; ok {
-			w.add(graph.Task, v.entries[e].name, e, p.start, p.end)
-			return
+		for _, order := range modifierOrders(name) {
+			if e, ok := v.tasks[normPhrase(order)]; ok {
+				w.add(graph.Task, v.entries[e].name, e, p.start, p.end)
+				return
+			}
 		}
 	}
 	broader := -1
