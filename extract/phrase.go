@@ -157,6 +157,45 @@ type phrase struct {
 // left are a clause, not a label.
 const maxModifiers = 3
 
+// statingVerbs state the problem a paper works on: "we study the problem
+// of contextual online bilateral trade".
+var statingVerbs = setOf("study studies consider considers address addresses tackle tackles investigate investigates")
+
+// statedProblem returns the noun phrase after the abstract's first "we
+// study the problem of": whatever its head, the paper says it is the
+// problem. A gerund there ("the problem of estimating ...") starts a
+// clause, which the gerund grammar reads instead, and one word
+// ("robustness") is a goal rather than a problem.
+func (w *work) statedProblem() (phrase, bool) {
+	for i := w.bodyWord; i+3 < len(w.words); i++ {
+		if !statingVerbs[w.words[i].lower] || !w.introducedBy(i) || w.words[i+1].lower != "the" ||
+			w.words[i+2].lower != "problem" || w.words[i+3].lower != "of" || w.words[i+2].comma {
+			continue
+		}
+		from, last := i+4, -1
+		for j := from; j < len(w.words) && j-from <= maxModifiers; j++ {
+			if !w.modifier(j) || w.words[j].open {
+				break
+			}
+			last = j
+			if m := w.words[j]; m.stop || m.comma || m.close {
+				break
+			}
+		}
+		if last <= from || w.words[from].class&taskGerund != 0 {
+			return phrase{}, false // one word ("robustness") is a goal
+		}
+		// The phrase ends where the text goes on with more of it: "the
+		// problem of graph sparsification in data streams" ends at
+		// "sparsification", not inside a longer noun phrase.
+		if n := last + 1; n < len(w.words) && !w.words[last].stop && !w.words[last].comma && w.modifier(n) {
+			return phrase{}, false
+		}
+		return phrase{name: w.phraseName(from, last, w.words[last].lower), start: w.words[from].start, end: w.words[last].end}, true
+	}
+	return phrase{}, false
+}
+
 // taskPhrases links the task phrases the paper is about, but for its own
 // name.
 func (w *work) taskPhrases(name string) {
@@ -167,6 +206,9 @@ func (w *work) taskPhrases(name string) {
 		}
 	}
 	if p, ok := w.titlePurpose(); ok && !slices.ContainsFunc(found, func(q phrase) bool { return q.start <= p.start && p.end <= q.end }) {
+		found = append(found, p)
+	}
+	if p, ok := w.statedProblem(); ok && !slices.ContainsFunc(found, func(q phrase) bool { return q.start <= p.start && p.end <= q.end }) {
 		found = append(found, p)
 	}
 	// A denied phrase is no mention, and does not make another one twice
