@@ -164,7 +164,7 @@ func TestClassTaskPhrases(t *testing.T) {
 			text: "We study the problem of contextual online bilateral trade. At each round the learner posts a price.",
 			want: []string{"contextual online bilateral trade"}},
 		{name: "a stated goal is not a problem", kind: graph.Task,
-			text: "We study the problem of robustness against adversarial attacks in multi-agent systems.",
+			text:    "We study the problem of robustness against adversarial attacks in multi-agent systems.",
 			wantNot: []string{"robustness"}},
 		{name: "perception", kind: graph.Task,
 			title: "SiMO: Robust Multimodal Collaborative Perception", text: "Vehicles share features.",
