@@ -81,15 +81,31 @@ func TestCostLimit(t *testing.T) {
 	}
 }
 
+// TestIntrospectionDisabledOnce posts 10,000 aliases of __schema to a
+// server without introspection: one error, whichever limit answers (the
+// field limit by default; the introspection check when the field limit is
+// raised past them), and no log line per alias.
 func TestIntrospectionDisabledOnce(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		maxFields int
+		code      string
+	}{
+		{"default limits", 0, "COMPLEXITY_LIMIT_EXCEEDED"},
+		{"field limit raised", 30000, "INTROSPECTION_DISABLED"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ts := newTestServer(t, 0, Options{DisableIntrospection: true, Limits: Limits{MaxFields: tt.maxFields}})
+			r := ts.post(t, aliases(10000, `__schema { types { name } }`), nil)
+			if !slices.Equal(r.codes(), []string{tt.code}) {
+				t.Errorf("codes %q (%d errors); want one %s", r.codes()[:min(3, len(r.codes()))], len(r.Errors), tt.code)
+			}
+			if n := strings.Count(ts.logs.String(), "\n"); n > 1 {
+				t.Errorf("%d log lines; want at most 1", n)
+			}
+		})
+	}
 	ts := newTestServer(t, 0, Options{DisableIntrospection: true})
-	r := ts.post(t, aliases(10000, `__schema { types { name } }`), nil)
-	if !slices.Equal(r.codes(), []string{"INTROSPECTION_DISABLED"}) {
-		t.Errorf("codes %q (%d errors); want one INTROSPECTION_DISABLED", r.codes()[:min(3, len(r.codes()))], len(r.Errors))
-	}
-	if n := strings.Count(ts.logs.String(), "\n"); n > 1 {
-		t.Errorf("%d log lines; want at most 1", n)
-	}
 	if r := ts.post(t, `{ __typename stats { papers } }`, nil); len(r.Errors) > 0 {
 		t.Errorf("__typename with introspection off: %+v", r.Errors)
 	}

@@ -67,8 +67,15 @@ type Limits struct {
 	// its selection, and extract and search cost their input's size;
 	// default 20000.
 	MaxComplexity int
+	// MaxFields bounds the selections (fields, aliases, fragment spreads)
+	// written in a document, counted before it is parsed (see
+	// fieldLimit); default 1000.
+	MaxFields int
 	// MaxBodyBytes bounds a request body; larger ones get 413. Default 1 MiB.
 	MaxBodyBytes int64
+	// MaxResponseBytes bounds the data of one response; larger ones get
+	// RESPONSE_TOO_LARGE in its place (see responseLimit). Default 16 MiB.
+	MaxResponseBytes int
 	// Timeout bounds the time spent on one request; default 10 s.
 	Timeout time.Duration
 	// QueryCacheSize is the number of parsed queries and of persisted
@@ -90,8 +97,14 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxComplexity <= 0 {
 		l.MaxComplexity = 20000
 	}
+	if l.MaxFields <= 0 {
+		l.MaxFields = 1000
+	}
 	if l.MaxBodyBytes <= 0 {
 		l.MaxBodyBytes = 1 << 20
+	}
+	if l.MaxResponseBytes <= 0 {
+		l.MaxResponseBytes = 16 << 20
 	}
 	if l.Timeout <= 0 {
 		l.Timeout = 10 * time.Second
@@ -107,6 +120,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	return l
 }
+
+// maxErrors bounds the errors of one response (see responseLimit).
+const maxErrors = 100
 
 // Server is the HTTP handler of the API:
 //
@@ -194,7 +210,12 @@ func (s *Server) graphQL(m *metrics) http.Handler {
 		h.Use(extension.Introspection{})
 	}
 	h.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](s.limits.QueryCacheSize)})
+	// After the persisted-query extension, which fills in the query of a
+	// hash, and before parsing.
+	h.Use(fieldLimit{max: s.limits.MaxFields})
 	h.Use(m)
+	h.Use(responseLimit{maxErrors: maxErrors, maxBytes: s.limits.MaxResponseBytes})
+	h.Use(deadline{})
 	h.Use(depthLimit{max: s.limits.MaxDepth})
 	h.Use(newCostLimit(es, s.limits.MaxComplexity, !s.cfg.DisableIntrospection))
 	if s.cache != nil {
