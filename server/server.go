@@ -10,12 +10,10 @@ import (
 
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
-	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/papergraph/papergraph/graph"
 	"github.com/papergraph/papergraph/graph/store"
@@ -81,6 +79,13 @@ type Limits struct {
 	// QueryCacheSize is the number of parsed queries and of persisted
 	// queries kept; default 1000.
 	QueryCacheSize int
+	// QueryCacheBytes bounds the memory of the parsed queries kept, as
+	// estimated from their length (see queryCache), and a quarter of it
+	// that of the persisted queries' text; default 64 MiB.
+	QueryCacheBytes int64
+	// ResponseCacheBytes bounds the bytes of the responses kept (see
+	// responseCache); default 32 MiB.
+	ResponseCacheBytes int64
 	// ResponseCacheSize is the number of query responses kept between
 	// writes (see responseCache); default 2048, negative disables it.
 	ResponseCacheSize int
@@ -112,6 +117,12 @@ func (l Limits) withDefaults() Limits {
 	if l.QueryCacheSize <= 0 {
 		l.QueryCacheSize = 1000
 	}
+	if l.QueryCacheBytes <= 0 {
+		l.QueryCacheBytes = 64 << 20
+	}
+	if l.ResponseCacheBytes <= 0 {
+		l.ResponseCacheBytes = 32 << 20
+	}
 	if l.ResponseCacheSize == 0 {
 		l.ResponseCacheSize = 2048
 	}
@@ -140,6 +151,8 @@ type Server struct {
 	limits Limits
 	log    *slog.Logger
 	cache  *responseCache // nil when disabled
+	// queries is gqlgen's cache of parsed documents.
+	queries *queryCache
 	// examples is the playground's example query of the store's current
 	// generation.
 	examples exampleCache
@@ -164,7 +177,7 @@ func New(cfg Options) (*Server, error) {
 	m := newMetrics(reg)
 	f := newFetchers(cfg.Store, m, s.limits.LoaderWait)
 	if s.limits.ResponseCacheSize > 0 {
-		s.cache = newResponseCache(cfg.Store, s.limits.ResponseCacheSize, m)
+		s.cache = newResponseCache(cfg.Store, s.limits.ResponseCacheSize, s.limits.ResponseCacheBytes, m)
 	}
 
 	mux := http.NewServeMux()
@@ -203,13 +216,16 @@ func (s *Server) graphQL(m *metrics) http.Handler {
 	h.AddTransport(transport.Options{})
 	h.AddTransport(transport.GET{})
 	h.AddTransport(transport.POST{})
-	h.SetQueryCache(lru.New[*ast.QueryDocument](s.limits.QueryCacheSize))
+	s.queries = newQueryCache(s.limits.QueryCacheSize, s.limits.QueryCacheBytes)
+	h.SetQueryCache(s.queries)
 	h.SetErrorPresenter(s.presentError)
 	h.SetRecoverFunc(s.recoverPanic)
 	if !s.cfg.DisableIntrospection {
 		h.Use(extension.Introspection{})
 	}
-	h.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](s.limits.QueryCacheSize)})
+	h.Use(extension.AutomaticPersistedQuery{Cache: newByteLRU(s.limits.QueryCacheSize, s.limits.QueryCacheBytes/4, func(hash, query string) int64 {
+		return int64(len(hash) + len(query))
+	})})
 	// After the persisted-query extension, which fills in the query of a
 	// hash, and before parsing.
 	h.Use(fieldLimit{max: s.limits.MaxFields})
@@ -218,6 +234,8 @@ func (s *Server) graphQL(m *metrics) http.Handler {
 	h.Use(deadline{})
 	h.Use(depthLimit{max: s.limits.MaxDepth})
 	h.Use(newCostLimit(es, s.limits.MaxComplexity, !s.cfg.DisableIntrospection))
+	// After every limit: it keeps the documents they let run.
+	h.Use(s.queries)
 	if s.cache != nil {
 		h.Use(s.cache)
 	}
@@ -251,6 +269,9 @@ type request struct {
 	// responseCache).
 	cacheable bool
 	loaders   loaders
+	// parsed is the document gqlgen parsed for the request, until the
+	// limits pass it (see queryCache).
+	parsed parsed
 }
 
 type requestKey struct{}
