@@ -128,6 +128,11 @@ func Open(dir string, opts Options) (*Store, error) {
 			return nil, fmt.Errorf("open store %s: %w", dir, err)
 		}
 	}
+	if opts.ReadOnly && needsRecovery(dir) {
+		if err := recoverCrashed(bo, log); err != nil {
+			return nil, fmt.Errorf("open store %s: %w", dir, err)
+		}
+	}
 	db, err := badger.Open(bo)
 	if err != nil {
 		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
