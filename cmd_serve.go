@@ -111,7 +111,7 @@ func seedIfEmpty(ctx context.Context, st *store.Store, x *extract.Extractor, log
 		return err
 	}
 	warn := func(err error) { log.Warn("skipping a seed record", "err", err) }
-	src := ingest.FilesFS(seeds.FS, names, extract.ReaderOptions{SkipBad: true, Warn: warn})
+	src := ingest.FilesFS(ctx, seeds.FS, names, extract.ReaderOptions{SkipBad: true, Warn: warn})
 	defer src.Close()
 	sum, err := ingest.Run(ctx, st, x, src, ingest.Options{SkipBad: true, Warn: warn})
 	if err != nil {
