@@ -15,7 +15,7 @@ import (
 
 // endlessFIFO returns a named pipe fed with head and then blank lines
 // without end, until the test ends: the input of
-// `(printf 'H\n'; yes ”) | papergraph extract /dev/stdin`.
+// `(printf 'H\n'; yes "") | papergraph extract /dev/stdin`.
 func endlessFIFO(t *testing.T, head string) string {
 	t.Helper()
 	name := filepath.Join(t.TempDir(), "endless")

@@ -127,7 +127,7 @@ func NewReader(r io.Reader, name string, opts ReaderOptions) *Reader {
 // once ctx has ended. A Reader consumes lines that hold no record (blank
 // lines between paragraphs, the rest of a record too long to keep)
 // within one call of Next, so its caller cannot stop it between calls:
-// `(printf 'H\n'; yes ”) | papergraph extract /dev/stdin` read 13.8 GB
+// `(printf 'H\n'; yes "") | papergraph extract /dev/stdin` read 13.8 GB
 // through Ctrl-C. Through ContextReader, Next stops within one buffer
 // (64 KiB) of ctx's end with a *RecordError wrapping ctx's error. A Read
 // blocked on its source stays blocked until that returns.
