@@ -232,6 +232,7 @@ func (s *Server) graphQL(m *metrics) http.Handler {
 	h.Use(m)
 	h.Use(responseLimit{maxErrors: maxErrors, maxBytes: s.limits.MaxResponseBytes})
 	h.Use(deadline{})
+	h.Use(snapshots{store: s.cfg.Store})
 	h.Use(depthLimit{max: s.limits.MaxDepth})
 	h.Use(newCostLimit(es, s.limits.MaxComplexity, !s.cfg.DisableIntrospection))
 	// After every limit: it keeps the documents they let run.
