@@ -191,7 +191,7 @@ func New(cfg Options) (*Server, error) {
 		io.WriteString(w, "ok\n")
 	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
-	mux.Handle("/export/", s.cors(NewExportHandler(cfg.Store)))
+	mux.Handle("/export/", s.cors(s.exportLimits(NewExportHandler(cfg.Store))))
 	s.handler = mux
 	return s, nil
 }
