@@ -343,6 +343,10 @@ func (l *Loader) Finish(ctx context.Context) (graph.PutResult, error) {
 	// l.failed already says "load:"; only write's errors need it.
 	err := l.failed
 	if err == nil {
+		// The tables take about what the runs take, spilled and in memory.
+		err = checkSpace(l.s.dir, dirSize(l.dir)+int64(l.run.bytes+l.textRun.bytes))
+	}
+	if err == nil {
 		if err = l.write(ctx); err != nil {
 			err = fmt.Errorf("load: %w", err)
 		}

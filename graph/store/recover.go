@@ -29,6 +29,9 @@ func needsRecovery(dir string) bool {
 // read-only command (check, stats, export) right after a crash then sees
 // what the next writer would.
 func recoverCrashed(bo badger.Options, log *slog.Logger) error {
+	if err := checkSpace(bo.Dir, 0); err != nil {
+		return fmt.Errorf("recover after a crash: %w", err)
+	}
 	if err := removeEmptyMemtables(bo.Dir, log); err != nil {
 		return err
 	}

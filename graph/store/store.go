@@ -130,6 +130,9 @@ func Open(dir string, opts Options) (*Store, error) {
 	// (bench, 30 Nov 2026).
 	bo.TableSizeMultiplier = 1
 	if !opts.ReadOnly {
+		if err := checkSpace(dir, 0); err != nil {
+			return nil, fmt.Errorf("open store: %w", err)
+		}
 		if err := removeEmptyMemtables(dir, log); err != nil {
 			return nil, fmt.Errorf("open store %s: %w", dir, err)
 		}
@@ -265,6 +268,9 @@ const closeTimeout = 10 * time.Second
 // sample of one file.
 func (s *Store) CollectGarbage(ctx context.Context) error {
 	for ctx.Err() == nil {
+		if err := checkSpace(s.dir, 0); err != nil {
+			return fmt.Errorf("collect garbage: %w", err)
+		}
 		err := s.db.RunValueLogGC(0.5)
 		if errors.Is(err, badger.ErrNoRewrite) {
 			return nil
