@@ -30,29 +30,70 @@ func (fieldLimit) ExtensionName() string { return "FieldLimit" }
 func (fieldLimit) Validate(graphql.ExecutableSchema) error { return nil }
 
 func (l fieldLimit) MutateOperationParameters(ctx context.Context, p *graphql.RawParams) *gqlerror.Error {
-	if n := countFields(p.Query, l.max); n > l.max {
-		err := gqlerror.Errorf("document selects more than %d fields, the limit", l.max)
-		errcode.Set(err, "COMPLEXITY_LIMIT_EXCEEDED")
-		return err
+	c := countFields(p.Query, l.max)
+	var err *gqlerror.Error
+	switch {
+	case c.fields > l.max:
+		err = gqlerror.Errorf("document selects more than %d fields, the limit", l.max)
+	case c.repeated != "":
+		err = gqlerror.Errorf("document selects %q more than %d times in one selection set, the limit", clip(c.repeated), maxSameName)
 	}
-	return nil
+	if err != nil {
+		errcode.Set(err, "COMPLEXITY_LIMIT_EXCEEDED")
+	}
+	return err
 }
 
-// countFields returns the number of selections (fields, fragment spreads
-// and inline fragments) in the GraphQL document query, counting up to
-// just over limit. It reads tokens only: in a selection set and outside
-// arguments, a spread (...) starts a selection, and so does a name that is
-// not an alias (followed by a colon), a directive's, a spread fragment's
-// or an inline fragment's type condition. A document that does not lex
-// is counted up to its error and left to the parser to reject.
-func countFields(query string, limit int) int {
+// maxSameName bounds the fields of one response name in one selection
+// set: validation compares them in pairs, and pairs that differ (other
+// arguments) are an error each; 1,000 searches of distinct queries under
+// one name took validation past 10 s.
+const maxSameName = 20
+
+// fieldCount is what countFields finds.
+type fieldCount struct {
+	fields int
+	// repeated is a response name that comes more than maxSameName times
+	// in one selection set, "" when none does.
+	repeated string
+}
+
+// countFields counts the selections (fields, fragment spreads and inline
+// fragments) in the GraphQL document query, up to just over limit, and
+// the fields of each response name in each selection set. It reads tokens
+// only: in a selection set and outside arguments, a spread (...) starts a
+// selection, and so does a name that is not an alias (followed by a
+// colon), a directive's, a spread fragment's or an inline fragment's type
+// condition. A document that does not lex is counted up to its error and
+// left to the parser to reject.
+func countFields(query string, limit int) fieldCount {
 	lx := lexer.New(&ast.Source{Input: query})
-	n, braces, parens := 0, 0, 0
+	var c fieldCount
+	braces, parens := 0, 0
+	// names counts the response names of each open selection set.
+	var names []map[string]int
 	// pending: the previous token was a name that starts a selection
-	// unless a colon follows; skip: names to pass over (after a spread,
-	// its fragment name or "on" and the type).
+	// unless a colon follows; alias: the alias before it, if any; skip:
+	// names to pass over (after a spread, its fragment name or "on" and
+	// the type).
 	pending, skip := false, 0
+	var name, alias string
 	prev := lexer.Invalid
+	count := func() {
+		c.fields++
+		resp := name
+		if alias != "" {
+			resp = alias
+		}
+		alias = ""
+		if len(names) == 0 {
+			return
+		}
+		set := names[len(names)-1]
+		if set[resp]++; set[resp] > maxSameName && c.repeated == "" {
+			c.repeated = resp
+		}
+	}
 	for {
 		tok, err := lx.ReadToken()
 		if err != nil || tok.Kind == lexer.EOF {
@@ -61,8 +102,12 @@ func countFields(query string, limit int) int {
 		if tok.Kind == lexer.Comment {
 			continue
 		}
-		if pending && tok.Kind != lexer.Colon {
-			n++
+		if pending {
+			if tok.Kind == lexer.Colon {
+				alias = name
+			} else {
+				count()
+			}
 		}
 		pending = false
 		inSet := braces > 0 && parens == 0
@@ -70,10 +115,12 @@ func countFields(query string, limit int) int {
 		case lexer.BraceL:
 			if parens == 0 {
 				braces++
+				names = append(names, map[string]int{})
 			}
 		case lexer.BraceR:
 			if parens == 0 && braces > 0 {
 				braces--
+				names = names[:len(names)-1]
 			}
 		case lexer.ParenL:
 			parens++
@@ -83,7 +130,7 @@ func countFields(query string, limit int) int {
 			}
 		case lexer.Spread:
 			if inSet {
-				n++
+				c.fields++
 				skip = 1
 			}
 		case lexer.Name:
@@ -94,19 +141,19 @@ func countFields(query string, limit int) int {
 					skip = 1
 				}
 			case inSet && prev != lexer.At:
-				pending = true
+				pending, name = true, tok.Value
 			}
 		}
 		if tok.Kind != lexer.Name && tok.Kind != lexer.Spread {
 			skip = 0
 		}
 		prev = tok.Kind
-		if n > limit {
-			return n
+		if c.fields > limit || c.repeated != "" {
+			return c
 		}
 	}
 	if pending {
-		n++
+		count()
 	}
-	return n
+	return c
 }
