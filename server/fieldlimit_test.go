@@ -86,3 +86,15 @@ func FuzzCountFields(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkCountFields measures the field limit's cost on a frontend's
+// query, paid by every request that the response cache does not answer.
+func BenchmarkCountFields(b *testing.B) {
+	const q = `query PaperPage($p: ID!) {
+		paper(id: $p) { id label title year source datasets { id name paperCount } tasks { id name } }
+		papersSharing(paper: $p, first: 10) { score paper { id label title year } shared { id kind name } } }`
+	b.ReportAllocs()
+	for b.Loop() {
+		countFields(q, 1000)
+	}
+}

@@ -228,7 +228,7 @@ func (s *Server) graphQL(m *metrics) http.Handler {
 	})})
 	// After the persisted-query extension, which fills in the query of a
 	// hash, and before parsing.
-	h.Use(fieldLimit{max: s.limits.MaxFields})
+	h.Use(fieldLimit{max: s.limits.MaxFields, queries: s.queries})
 	h.Use(m)
 	h.Use(responseLimit{maxErrors: maxErrors, maxBytes: s.limits.MaxResponseBytes})
 	h.Use(deadline{})
