@@ -16,10 +16,14 @@ import (
 // Close, and a killed writer leaves them behind, preallocated past their
 // last entry (or empty, when killed between creating and sizing one).
 // Badger replays them only where it may truncate them: read-only it
-// refuses the database ("Log truncate required to run DB").
+// refuses the database ("Log truncate required to run DB"). A load
+// killed while it streamed its tables leaves no memtable but its spill
+// directories (loadDirPattern), and a database that only a read-write
+// open empties (see resetInterruptedLoad).
 func needsRecovery(dir string) bool {
 	mems, _ := filepath.Glob(filepath.Join(dir, "*.mem"))
-	return len(mems) > 0
+	loads, _ := filepath.Glob(filepath.Join(dir, loadDirPattern))
+	return len(mems) > 0 || len(loads) > 0
 }
 
 // recoverCrashed opens the database of bo read-write and closes it again,
