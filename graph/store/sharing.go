@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dgraph-io/badger/v4"
 
@@ -292,7 +293,10 @@ func rankSharing(ctx context.Context, src shareLists, self paperKeyID, groups []
 		r.family = r.family || len(groups[j].above) > 0
 	}
 	selfOrd, hasSelf := src.ordinal(self)
-	var cands, spare []candidate
+	bufs := candidatePool.Get().(*[2][]candidate)
+	defer candidatePool.Put(bufs)
+	cands, spare := bufs[0][:0], bufs[1][:0]
+	defer func() { bufs[0], bufs[1] = cands[:0], spare[:0] }()
 	t, haveT := 0.0, false
 	j := 0
 	for ; j < n; j++ {
@@ -447,6 +451,11 @@ func (r *ranker) final(c *candidate, known int) (float64, int) {
 	return s, len(shared)
 }
 
+// candidatePool keeps rankSharing's two candidate arrays between calls:
+// with a hub of 33k papers each is 800 KB, which allocating and clearing
+// anew cost more than the merge.
+var candidatePool = sync.Pool{New: func() any { return new([2][]candidate) }}
+
 // mergeGroup returns into dst the union of cands and the papers list of
 // group j (ascending, as cands is by ordinal), self left out.
 func mergeGroup(dst, cands []candidate, list []uint32, j int, bonus float64, self uint32, hasSelf bool) []candidate {
@@ -454,6 +463,7 @@ func mergeGroup(dst, cands []candidate, list []uint32, j int, bonus float64, sel
 	if j < 64 {
 		bit = 1 << j
 	}
+	dst = slices.Grow(dst, len(cands)+len(list))
 	i := 0
 	for _, v := range list {
 		for i < len(cands) && cands[i].ord < v {
