@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -22,6 +23,7 @@ import (
 // under way Sharing reads postings from Badger instead (badgerLists).
 type shareIndex struct {
 	papers []paperKeyID          // ordinal -> paper id
+	sorted uint32                // ordinals below it are in id order
 	ords   map[paperKeyID]uint32 // paper id -> ordinal
 	lists  map[string][]uint32   // entity id -> its papers' ordinals, ascending
 }
@@ -71,6 +73,7 @@ func buildShareIndex(txn *badger.Txn) (*shareIndex, error) {
 			return nil, err
 		}
 	}
+	x.sorted = uint32(len(x.papers))
 	return x, nil
 }
 
@@ -143,10 +146,23 @@ type shareLists interface {
 	id(ord uint32) paperKeyID
 	// ordinal returns the ordinal of paper pid, if it has one.
 	ordinal(pid paperKeyID) (uint32, bool)
+	// compare orders two ordinals by their papers' ids.
+	compare(a, b uint32) int
 }
 
 func (x *shareIndex) list(eid string) []uint32 { return x.lists[eid] }
 func (x *shareIndex) id(ord uint32) paperKeyID { return x.papers[ord] }
+
+// compare compares ordinals as numbers where that is id order: hub-only
+// candidates tie by the thousand, and a lookup of two ids each cost more
+// than the rest of their ranking.
+func (x *shareIndex) compare(a, b uint32) int {
+	if a < x.sorted && b < x.sorted {
+		return cmp.Compare(a, b)
+	}
+	return bytes.Compare(x.papers[a][:], x.papers[b][:])
+}
+
 func (x *shareIndex) ordinal(pid paperKeyID) (uint32, bool) {
 	o, ok := x.ords[pid]
 	return o, ok
@@ -198,6 +214,10 @@ func readBadgerLists(sc *keyScanner, eids []string) (*badgerLists, error) {
 
 func (b *badgerLists) list(eid string) []uint32 { return b.lists[eid] }
 func (b *badgerLists) id(ord uint32) paperKeyID { return b.papers[ord] }
+
+// compare is numeric: badgerLists numbers papers in id order.
+func (b *badgerLists) compare(x, y uint32) int { return cmp.Compare(x, y) }
+
 func (b *badgerLists) ordinal(pid paperKeyID) (uint32, bool) {
 	o, ok := b.ords[pid]
 	return o, ok

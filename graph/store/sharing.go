@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -338,22 +337,15 @@ func rankSharing(ctx context.Context, src shareLists, self paperKeyID, groups []
 		if cnt < minShared {
 			continue
 		}
-		var id paperKeyID
 		if len(best) == limit {
 			kth := &best[limit-1]
-			if score < kth.score {
+			if score < kth.score || (score == kth.score && src.compare(c.ord, kth.ord) > 0) {
 				continue
 			}
-			id = src.id(c.ord)
-			if score == kth.score && bytes.Compare(id[:], kth.id[:]) > 0 {
-				continue
-			}
-		} else {
-			id = src.id(c.ord)
 		}
-		e := ranked{ord: c.ord, id: id, score: score}
+		e := ranked{ord: c.ord, score: score}
 		at, _ := slices.BinarySearchFunc(best, e, func(a, b ranked) int {
-			return cmp.Or(cmp.Compare(b.score, a.score), bytes.Compare(a.id[:], b.id[:]))
+			return cmp.Or(cmp.Compare(b.score, a.score), src.compare(a.ord, b.ord))
 		})
 		best = slices.Insert(best, at, e)
 		if len(best) > limit {
@@ -363,6 +355,7 @@ func rankSharing(ctx context.Context, src shareLists, self paperKeyID, groups []
 	for i := range best {
 		c := candidate{ord: best[i].ord, mask: r.maskOf(best[i].ord)}
 		best[i].shared = r.sharedOf(&c, n)
+		best[i].id = src.id(best[i].ord)
 	}
 	return best, nil
 }
