@@ -411,8 +411,8 @@ func (r *ranker) maskOf(ord uint32) uint64 {
 	return m
 }
 
-// sharedOf returns the groups c shares, ancestors of others dropped.
-func (r *ranker) sharedOf(c *candidate, known int) []int {
+// mark sets r.seen to the groups c shares, ancestors of others dropped.
+func (r *ranker) mark(c *candidate, known int) {
 	for i := range r.groups {
 		r.seen[i] = r.has(c, i, known)
 		r.dropped[i] = false
@@ -424,9 +424,17 @@ func (r *ranker) sharedOf(c *candidate, known int) []int {
 			}
 		}
 	}
-	var out []int
 	for i := range r.groups {
-		if r.seen[i] && !r.dropped[i] {
+		r.seen[i] = r.seen[i] && !r.dropped[i]
+	}
+}
+
+// sharedOf returns the groups c shares, ancestors of others dropped.
+func (r *ranker) sharedOf(c *candidate, known int) []int {
+	r.mark(c, known)
+	var out []int
+	for i, ok := range r.seen {
+		if ok {
 			out = append(out, i)
 		}
 	}
@@ -436,12 +444,16 @@ func (r *ranker) sharedOf(c *candidate, known int) []int {
 // final returns c's exact score and count of shared groups, summing in
 // group order as the raw score does.
 func (r *ranker) final(c *candidate, known int) (float64, int) {
+	r.mark(c, known)
 	var s float64
-	shared := r.sharedOf(c, known)
-	for _, i := range shared {
-		s += r.groups[i].bonus
+	n := 0
+	for i, ok := range r.seen {
+		if ok {
+			s += r.groups[i].bonus
+			n++
+		}
 	}
-	return s, len(shared)
+	return s, n
 }
 
 // candidatePool keeps rankSharing's two candidate arrays between calls:
