@@ -37,11 +37,15 @@ func (s *Store) PutPapers(ctx context.Context, papers []graph.Paper) (graph.PutR
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	s.beginWrite()
-	// The edges the committed transactions changed, for the sharing index;
-	// on error it is dropped instead.
+	// The edges the committed transactions changed, for the sharing index
+	// if there is one (no build begins during a write); on error it is
+	// dropped instead.
 	var edits []edgeEdit
 	ok := false
 	defer func() { s.endWrite(edits, ok) }()
+	s.shareMu.RLock()
+	logEdges := s.share != nil
+	s.shareMu.RUnlock()
 	// Stay well under Badger's limits (15% of a memtable) so that
 	// ErrTxnTooBig stays the exception.
 	maxEntries := int(s.db.MaxBatchCount()) * 7 / 10
@@ -102,7 +106,7 @@ func (s *Store) PutPapers(ctx context.Context, papers []graph.Paper) (graph.PutR
 			txn = s.db.NewTransaction(true)
 		}
 		w := newWriter(badgerTxn{txn}, s.ints, s.entities, prev)
-		w.logEdges = true
+		w.logEdges = logEdges
 		var r graph.PutResult
 		n := 0
 		err := func() error {
