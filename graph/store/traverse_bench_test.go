@@ -39,9 +39,9 @@ import (
 //
 //	benchmark            p50 wall      p50 cpu       p99 wall     p99 cpu (ms)
 //	                     before  now   before  now   before now   before  now
-//	Sharing/datasets     0.49   0.40   0.42   0.38   8.2   11.6   2.8    1.5
-//	Sharing/family       0.23   0.26   0.20   0.22   5.9    1.6   1.3    1.5
-//	Sharing/all-kinds    2.20   1.05   1.81   0.82   40     9.7   8.8    2.3
+//	Sharing/datasets     0.49   0.40   0.42   0.37   8.2   11.6   2.8    1.5
+//	Sharing/family       0.23   0.26   0.20   0.22   5.9    3.9   1.3    1.5
+//	Sharing/all-kinds    2.20   1.05   1.81   0.82  28.2    9.3   8.8    2.3
 //
 // Sharing's p50 is half ranking (merging the shared entities' arrays) and
 // half reading the 20 matched papers' records, a cache lookup or a point
