@@ -223,11 +223,11 @@ func (b *badgerLists) ordinal(pid paperKeyID) (uint32, bool) {
 	return o, ok
 }
 
-// shareIndex returns the sharing index, built if need be, and a function
+// sharingIndex returns the sharing index, built if need be, and a function
 // to call when done with it; while it is held no write begins or ends, so
 // a transaction opened meanwhile sees what it holds. During a write it
 // returns nil: the caller reads postings from its transaction.
-func (s *Store) shareIndex() (*shareIndex, func(), error) {
+func (s *Store) sharingIndex() (*shareIndex, func(), error) {
 	for {
 		s.shareMu.RLock()
 		if s.shareWriting {

@@ -66,7 +66,7 @@ func (s *Store) Sharing(ctx context.Context, id string, q graph.SharingQuery) ([
 	if err != nil {
 		return nil, fmt.Errorf("sharing %s: %w", id, err)
 	}
-	x, release, err := s.shareIndex()
+	x, release, err := s.sharingIndex()
 	if err != nil {
 		return nil, fmt.Errorf("sharing %s: %w", id, err)
 	}

@@ -57,7 +57,7 @@ type Store struct {
 	// cache serves traversals between writes (see readCache).
 	cache *readCache
 	// share is Sharing's index, nil until built; shareWriting is set while
-	// a write is under way. shareMu guards both (see Store.shareIndex).
+	// a write is under way. shareMu guards both (see Store.sharingIndex).
 	shareMu      sync.RWMutex
 	share        *shareIndex
 	shareWriting bool
