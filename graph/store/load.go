@@ -378,7 +378,7 @@ func (l *Loader) Close() error {
 	l.waitSpill()
 	l.run, l.textRun, l.edges = nil, nil, nil
 	err := os.RemoveAll(l.dir)
-	l.s.endWrite()
+	l.s.endWrite(nil, false)
 	l.s.writeMu.Unlock()
 	return err
 }

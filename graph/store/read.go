@@ -360,7 +360,8 @@ func readPaperRecord(txn *badger.Txn, c *readCache, id string) (graph.Paper, err
 	if err != nil {
 		return p, fmt.Errorf("paper %s: %w", id, err)
 	}
-	if err := decodePaperRecord(v, &p); err != nil {
+	// v is the cache's, or a copy now kept there: never modified.
+	if err := decodeFrozenRecord(v, &p); err != nil {
 		return p, fmt.Errorf("paper %s: %w", id, err)
 	}
 	return p, nil

@@ -60,6 +60,11 @@ type Store struct {
 	entities map[string]*graph.Entity
 	// cache serves traversals between writes (see readCache).
 	cache *readCache
+	// share is Sharing's index, nil until built; shareWriting is set while
+	// a write is under way. shareMu guards both (see Store.sharingIndex).
+	shareMu      sync.RWMutex
+	share        *shareIndex
+	shareWriting bool
 	// gen is odd while PutPapers runs and grows with each call; see
 	// Generation.
 	gen atomic.Uint64
