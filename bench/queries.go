@@ -27,12 +27,21 @@ func (b *bench) queries(ctx context.Context, st *store.Store) error {
 		return b.entities[rng.IntN(len(b.entities))]
 	}
 	found := 0
+	var answers []sharingAnswer
 	kinds := []struct {
 		name string
 		run  func() error
 	}{
 		{"papersSharing", func() error {
-			_, err := st.Sharing(ctx, paper(), graph.SharingQuery{})
+			id := paper()
+			ms, err := st.Sharing(ctx, id, graph.SharingQuery{})
+			if len(answers) < sharingChecked {
+				a := sharingAnswer{paper: id}
+				for _, m := range ms {
+					a.got = append(a.got, m.Paper.ID)
+				}
+				answers = append(answers, a)
+			}
 			return err
 		}},
 		{"neighborhood", func() error {
@@ -84,5 +93,10 @@ func (b *bench) queries(ctx context.Context, st *store.Store) error {
 			b.res.PathFound = float64(found) / float64(q)
 		}
 	}
+	n, err := checkSharing(ctx, st, answers)
+	if err != nil {
+		return fmt.Errorf("bench: check papersSharing: %w", err)
+	}
+	b.res.SharingChecked, b.res.SharingMismatches = len(answers), n
 	return nil
 }
