@@ -216,7 +216,7 @@ func (s *Store) checkVersion(readOnly bool) error {
 		return fmt.Errorf("%w: format %d, this papergraph reads format %d or older", graph.ErrNewerFormat, stored, formatVersion)
 	}
 	if found && stored < formatVersion {
-		return fmt.Errorf("%w: format %d, this papergraph reads format %d: ingest the input again into a new directory", graph.ErrOlderFormat, stored, formatVersion)
+		return fmt.Errorf("%w: format %d, this papergraph reads format %d; build it again: remove %s (or pick a new --db directory) and ingest the input files again", graph.ErrOlderFormat, stored, formatVersion, s.dir)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dgraph-io/badger/v4"
+	"github.com/kljensen/snowball/english"
 
 	"github.com/papergraph/papergraph/graph"
 )
@@ -40,25 +41,26 @@ var stopWordLen = func() int {
 
 // terms returns the full-text terms of text in order, repeats kept: text
 // is lower-cased and split at every character other than a letter or a
-// digit; stop words and terms shorter than two characters are dropped. The
-// index (0x0A, 0x0B, 0x0E) and queries must both use it so they agree.
-// It returns nil for text without terms.
+// digit; stop words and terms shorter than two characters are dropped,
+// and each term left is reduced to its English stem (see stemmer), so
+// "agents" finds "agent". The index (0x0A, 0x0B, 0x0E) and queries must
+// both use it so they agree. It returns nil for text without terms.
 func terms(text string) []string {
 	var out []string
-	eachTerm(text, nil, func(t []byte) { out = append(out, string(t)) })
+	var st stemmer
+	eachTerm(text, nil, &st, func(t string) { out = append(out, t) })
 	return out
 }
 
-// eachTerm calls fn with each term of text, as terms returns them, in a
-// buffer that buf lends and fn must not keep: indexing a paper counts its
-// terms in a map, and a lookup with string(t) allocates nothing.
-func eachTerm(text string, buf []byte, fn func(t []byte)) []byte {
+// eachTerm calls fn with each term of text, as terms returns them, its
+// stem from st; buf is scratch memory, returned.
+func eachTerm(text string, buf []byte, st *stemmer, fn func(t string)) []byte {
 	emit := func(t []byte) {
 		// A rune takes at most 4 bytes: only shorter terms need counting.
 		if len(t) < 5 && utf8.RuneCount(t) < 2 || len(t) <= stopWordLen && stopWords[string(t)] {
 			return
 		}
-		fn(t)
+		fn(st.stem(t))
 	}
 	t := buf[:0]
 	for i := 0; i < len(text); {
@@ -89,6 +91,64 @@ func eachTerm(text string, buf []byte, fn func(t []byte)) []byte {
 	}
 	emit(t)
 	return t
+}
+
+// A stemmer reduces lower-case words to their stems by the Snowball
+// English (Porter2) algorithm, so that "agents" and "agent", "benchmarks"
+// and "benchmarking" are one term of the index and of a query. Stemming a
+// word costs about a microsecond and allocates; the same words recur
+// paper after paper, so each stemmer remembers up to maxStemMemo of them.
+// The zero stemmer is ready to use; one is not safe for concurrent use.
+type stemmer struct{ memo map[string]string }
+
+// maxStemMemo bounds a stemmer's memory: about 10 MB.
+const maxStemMemo = 1 << 17
+
+// stem returns the stem of the lower-case word w.
+func (st *stemmer) stem(w []byte) string {
+	if s, ok := st.memo[string(w)]; ok {
+		return s
+	}
+	word := string(w)
+	s := english.Stem(word, false)
+	if st.memo == nil {
+		st.memo = make(map[string]string, 1024)
+	}
+	if len(st.memo) < maxStemMemo {
+		st.memo[word] = s
+	}
+	return s
+}
+
+// stemName returns the stemmed form of an entity name or alias kept in
+// the stemmed name index (0x10): its words (runs of letters and digits,
+// lower-cased, none dropped) stemmed and joined by one space, so that
+// "vision-language models" and "Vision Language Model" both give "vision
+// languag model". Unlike terms it keeps short words and stop words, so
+// that "GPT-4" stays "gpt 4", apart from "GPT-3". It returns "" for a name
+// without letters or digits.
+func stemName(name string, st *stemmer) string {
+	var b strings.Builder
+	var word []byte
+	flush := func() {
+		if len(word) == 0 {
+			return
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(st.stem(word))
+		word = word[:0]
+	}
+	for _, r := range name {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			word = utf8.AppendRune(word, unicode.ToLower(r))
+			continue
+		}
+		flush()
+	}
+	flush()
+	return b.String()
 }
 
 // normName returns the form of an entity name or alias kept in the name
@@ -123,13 +183,10 @@ func termFreqs(p *graph.Paper) (map[string]uint32, int) {
 	tf := make(map[string]uint32, 128)
 	n := 0
 	var buf []byte
+	var st stemmer
 	for _, s := range paperText(p) {
-		buf = eachTerm(s, buf, func(t []byte) {
-			if _, ok := tf[string(t)]; ok {
-				tf[string(t)]++
-			} else {
-				tf[string(t)] = 1
-			}
+		buf = eachTerm(s, buf, &st, func(t string) {
+			tf[t]++
 			n++
 		})
 	}
@@ -158,6 +215,7 @@ type termScratch struct {
 	keys     []uint64
 	seed     maphash.Seed
 	seeded   bool
+	stems    stemmer
 }
 
 func textTermsOf(p *graph.Paper, sc *termScratch) textTerms {
@@ -167,7 +225,7 @@ func textTermsOf(p *graph.Paper, sc *termScratch) textTerms {
 	// compares).
 	all, ends := sc.all[:0], sc.ends[:0]
 	for _, s := range paperText(p) {
-		sc.buf = eachTerm(s, sc.buf, func(t []byte) {
+		sc.buf = eachTerm(s, sc.buf, &sc.stems, func(t string) {
 			all = append(all, t...)
 			ends = append(ends, int32(len(all)))
 		})

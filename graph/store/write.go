@@ -858,18 +858,31 @@ func (w *writer) entity(id string) (*entityEdit, error) {
 }
 
 // indexName adds name to the name index (0x07) of entity id, in its
-// normalised and slug forms.
+// normalised and slug forms, and to the stemmed name index (0x10).
 func (w *writer) indexName(name, id string) error {
-	norm := normName(name)
-	if norm != "" {
-		if err := w.mark(nameKey(norm, id)); err != nil {
+	for _, k := range nameIndexKeys(name, id, &w.scratch.stems) {
+		if err := w.mark(k); err != nil {
 			return err
 		}
 	}
-	if slug := graph.Slug(name); slug != "" && slug != norm {
-		return w.mark(nameKey(slug, id))
-	}
 	return nil
+}
+
+// nameIndexKeys returns the keys that index name as a name or alias of
+// entity id (0x07, 0x10): what indexName writes and a merge deletes.
+func nameIndexKeys(name, id string, st *stemmer) [][]byte {
+	var keys [][]byte
+	norm := normName(name)
+	if norm != "" {
+		keys = append(keys, nameKey(norm, id))
+	}
+	if slug := graph.Slug(name); slug != "" && slug != norm {
+		keys = append(keys, nameKey(slug, id))
+	}
+	if stem := stemName(name, st); stem != "" {
+		keys = append(keys, stemKey(stem, id))
+	}
+	return keys
 }
 
 const (
