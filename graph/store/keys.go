@@ -221,9 +221,6 @@ func stemKey(stem, entityID string) []byte { return cat2(prefixStem, stem, entit
 // stemPrefix: 0x10 | stemmed prefix; without the separator, as namePrefix.
 func stemPrefix(stem string) []byte { return cat1(prefixStem, stem) }
 
-// parseStemKey is the inverse of stemKey.
-func parseStemKey(k []byte) (stem, entityID string, err error) { return split2(prefixStem, k) }
-
 // correctionKey: 0x0F | entity id.
 func correctionKey(entityID string) []byte { return cat1(prefixCorrection, entityID) }
 

@@ -56,6 +56,9 @@ type Store struct {
 	entities map[string]*graph.Entity
 	// cache serves traversals between writes (see readCache).
 	cache *readCache
+	// fixes caches the corrections (0x0F) that PutPapers applies, nil
+	// until read; writeMu guards it, and a curation drops it.
+	fixes corrections
 	// gen is odd while PutPapers runs and grows with each call; see
 	// Generation.
 	gen atomic.Uint64

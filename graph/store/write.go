@@ -25,6 +25,10 @@ import (
 // label) is kept when the new paper has none, other metadata is the union,
 // and the source index keeps both (source, index) pairs.
 //
+// The corrections that MergeEntities and AddAlias keep apply to papers
+// first: a paper mentioning an entity merged into another is linked to
+// that other, and papers is rewritten in place to say so.
+//
 // On error, the papers of the transactions committed before it stay
 // written; the result counts them.
 func (s *Store) PutPapers(ctx context.Context, papers []graph.Paper) (graph.PutResult, error) {
@@ -38,6 +42,16 @@ func (s *Store) PutPapers(ctx context.Context, papers []graph.Paper) (graph.PutR
 	defer s.writeMu.Unlock()
 	s.beginWrite()
 	defer s.endWrite()
+	fixes, err := s.corrections()
+	if err != nil {
+		return res, fmt.Errorf("put papers: %w", err)
+	}
+	if len(fixes) > 0 {
+		ids := newIDMemo()
+		for i := range papers {
+			papers[i] = *fixes.apply(&papers[i], ids)
+		}
+	}
 	// Stay well under Badger's limits (15% of a memtable) so that
 	// ErrTxnTooBig stays the exception.
 	maxEntries := int(s.db.MaxBatchCount()) * 7 / 10
@@ -208,6 +222,9 @@ type writer struct {
 	pre     *prePaper
 	ids     idMemo
 	scratch termScratch
+	// fixes are the corrections a curation applies and changes (see
+	// curation.go); PutPapers applies them before its writers run.
+	fixes corrections
 	// skipText leaves the indexing of text to another writer (see
 	// Loader.add); deferDocFreq leaves the writing of document
 	// frequencies to the Loader, which writes each term's once, at the
