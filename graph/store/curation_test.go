@@ -284,7 +284,7 @@ func TestAddAlias(t *testing.T) {
 	mustCheck(t, s)
 
 	for _, tt := range []struct{ ref, alias string }{
-		{"technique:lora", "PEFT"},         // resolves to the long form now
+		{"technique:lora", "PEFT"},                 // resolves to the long form now
 		{"technique:lora", "digital watermarking"}, // an alias of another technique
 		{"technique:lora", "--"},
 	} {
