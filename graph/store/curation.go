@@ -438,12 +438,24 @@ func (w *writer) merge(txn *badger.Txn, aid, bid string) error {
 		}
 	}
 
-	// Papers: each one linked to a is written again, corrected.
+	// Papers: each one linked to a, or to an entity below a in the
+	// taxonomy (a is among its ancestors), is written again, corrected.
 	pids, err := scanIDs(txn, entityEdgePrefix(aid))
 	if err != nil {
 		return err
 	}
-	for _, pid := range pids {
+	below, err := descendants(txn, aid)
+	if err != nil {
+		return err
+	}
+	for _, id := range below {
+		ps, err := scanIDs(txn, entityEdgePrefix(id))
+		if err != nil {
+			return err
+		}
+		pids = append(pids, ps...)
+	}
+	for _, pid := range slices.Compact(slices.Sorted(slices.Values(pids))) {
 		v, ok, err := w.get(paperKey(pid))
 		if err != nil {
 			return err
@@ -505,6 +517,29 @@ func (w *writer) merge(txn *badger.Txn, aid, bid string) error {
 	// now: the papers moved.
 	_, err = w.dropEntity(txn, aid)
 	return err
+}
+
+// descendants returns the entities below entity id in the taxonomy
+// (0x09, transitively), each once.
+func descendants(txn *badger.Txn, id string) ([]string, error) {
+	seen := map[string]bool{id: true}
+	var out []string
+	for next := []string{id}; len(next) > 0; {
+		cur := next[0]
+		next = next[1:]
+		children, err := scanIDs(txn, taxonomyPrefix(prefixNarrower, cur))
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range children {
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+				next = append(next, c)
+			}
+		}
+	}
+	return out, nil
 }
 
 // correct records that entity id from resolves to entity to, which is t.
