@@ -64,7 +64,7 @@ func runDuplicates(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return err
 	}
 	defer s.Close()
-	ds, err := s.Duplicates(ctx, k)
+	ds, err := s.Duplicates(ctx, graph.DuplicateQuery{Kind: k})
 	if err != nil {
 		return err
 	}

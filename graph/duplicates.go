@@ -41,6 +41,12 @@ func (r DuplicateReason) String() string {
 	return fmt.Sprintf("reason(%d)", uint8(r))
 }
 
+// DuplicateQuery selects pairs of Store.Duplicates.
+type DuplicateQuery struct {
+	Kind   Kind            // pairs with an entity of this kind; 0 for any
+	Reason DuplicateReason // pairs of this reason; 0 for any
+}
+
 // Duplicate is a pair of entities that are likely one concept.
 type Duplicate struct {
 	// A has no more papers than B (by id when they tie): the one a

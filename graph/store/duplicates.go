@@ -10,13 +10,13 @@ import (
 )
 
 // Duplicates returns the pairs of stored entities that are likely one
-// concept, as graph.Duplicates finds and orders them, keeping those with
-// an entity of kind k (every pair when k is 0). It reads every entity
-// record, so it costs about as much as exporting the entities; the list
-// is not bounded, as a curator works through all of it.
-func (s *Store) Duplicates(ctx context.Context, k graph.Kind) ([]graph.Duplicate, error) {
-	if k != 0 && !k.Valid() {
-		return nil, fmt.Errorf("duplicates: %w: %d", graph.ErrBadKind, uint8(k))
+// concept, as graph.Duplicates finds and orders them, keeping those q
+// selects. It reads every entity record, so it costs about as much as
+// exporting the entities; the list is not bounded, as a curator works
+// through all of it.
+func (s *Store) Duplicates(ctx context.Context, q graph.DuplicateQuery) ([]graph.Duplicate, error) {
+	if q.Kind != 0 && !q.Kind.Valid() {
+		return nil, fmt.Errorf("duplicates: %w: %d", graph.ErrBadKind, uint8(q.Kind))
 	}
 	var es []graph.Entity
 	err := s.view(ctx, func(txn *badger.Txn) error {
@@ -28,13 +28,9 @@ func (s *Store) Duplicates(ctx context.Context, k graph.Kind) ([]graph.Duplicate
 	if err != nil {
 		return nil, fmt.Errorf("duplicates: %w", err)
 	}
-	all := graph.Duplicates(es)
-	if k == 0 {
-		return all, nil
-	}
 	var out []graph.Duplicate
-	for _, d := range all {
-		if d.A.Kind == k || d.B.Kind == k {
+	for _, d := range graph.Duplicates(es) {
+		if (q.Kind == 0 || d.A.Kind == q.Kind || d.B.Kind == q.Kind) && (q.Reason == 0 || d.Reason == q.Reason) {
 			out = append(out, d)
 		}
 	}
