@@ -483,9 +483,13 @@ func (c *checker) sources() error {
 // names checks that the name indexes (0x07, 0x10) name existing
 // entities: a merge deletes the names of the entity it merges.
 func (c *checker) names() error {
-	for _, prefix := range []byte{prefixName, prefixStem} {
+	for _, index := range []struct {
+		prefix byte
+		parse  func([]byte) (string, string, error)
+	}{{prefixName, parseNameKey}, {prefixStem, parseStemKey}} {
+		prefix := index.prefix
 		err := c.scan(allKeys(prefix), func(k, _ []byte) error {
-			name, id, err := split2(prefix, k)
+			name, id, err := index.parse(k)
 			if err != nil {
 				c.add("%v", err)
 				return nil

@@ -221,7 +221,10 @@ func stemKey(stem, entityID string) []byte { return cat2(prefixStem, stem, entit
 // stemPrefix: 0x10 | stemmed prefix; without the separator, as namePrefix.
 func stemPrefix(stem string) []byte { return cat1(prefixStem, stem) }
 
-// correctionKey: 0x0F | entity id.
+// parseStemKey is the inverse of stemKey.
+func parseStemKey(k []byte) (stem, entityID string, err error) { return split2(prefixStem, k) }
+
+// correctionKey: 0x0F | entity id; parseIDKey is its inverse.
 func correctionKey(entityID string) []byte { return cat1(prefixCorrection, entityID) }
 
 // broaderKey: 0x08 | entity id | 0x00 | broader entity id.
@@ -421,7 +424,7 @@ func keyPrefix[K string | []byte](k K) byte {
 
 // parseIDKey is the inverse of the keys made of a prefix and one id or
 // term (paperKey, entityKey, edgesKey, degreeKey, docFreqKey, counterKey,
-// textKey): what follows the prefix byte.
+// textKey, correctionKey): what follows the prefix byte.
 func parseIDKey(k []byte) string {
 	if len(k) == 0 {
 		return ""
