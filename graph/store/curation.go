@@ -167,27 +167,29 @@ func (s *Store) curate(ctx context.Context, fn func(w *writer, txn *badger.Txn) 
 	defer txn.Discard()
 	w := newWriter(badgerTxn{txn}, s.ints, s.entities, nil)
 	w.fixes = maps.Clone(fixes)
-	if err := fn(w, txn); err != nil {
-		return err
-	}
-	if err := w.flush(); err != nil {
-		return err
-	}
-	if read != nil {
-		if err := read(txn); err != nil {
+	err = func() error {
+		if err := fn(w, txn); err != nil {
 			return err
 		}
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if err := txn.Commit(); err != nil {
-		if errors.Is(err, badger.ErrTxnTooBig) {
-			return fmt.Errorf("%w: more than one transaction holds; split the change", err)
+		if err := w.flush(); err != nil {
+			return err
 		}
-		return err
+		if read != nil {
+			if err := read(txn); err != nil {
+				return err
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return txn.Commit()
+	}()
+	if errors.Is(err, badger.ErrTxnTooBig) {
+		// A curation is one transaction, all or nothing: nothing was
+		// written.
+		return fmt.Errorf("%w: the change is more than one transaction holds; nothing was changed", err)
 	}
-	return nil
+	return err
 }
 
 // DeletePapers deletes the papers with ids (each at most once) and what

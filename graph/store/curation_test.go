@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/papergraph/papergraph/corpus"
 	"github.com/papergraph/papergraph/graph"
 )
 
@@ -291,6 +294,33 @@ func TestAddAlias(t *testing.T) {
 		if _, err := s.AddAlias(ctx, tt.ref, tt.alias); !errors.Is(err, graph.ErrBadArgument) {
 			t.Errorf("AddAlias(%q, %q) error = %v; want ErrBadArgument", tt.ref, tt.alias, err)
 		}
+	}
+	mustCheck(t, s)
+}
+
+// TestCurationTxnTooBig deletes more papers than one transaction holds:
+// the curation fails saying so and changes nothing.
+func TestCurationTxnTooBig(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(t.TempDir(), Options{memTableSize: 2 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	papers := corpus.Papers(10, 600, 60)
+	put(t, s, papers...)
+	before := dumpGraph(t, s)
+	_, err = s.DeletePapers(ctx, idsOf(papers))
+	if !errors.Is(err, badger.ErrTxnTooBig) || !strings.Contains(err.Error(), "nothing was changed") {
+		t.Fatalf("DeletePapers(600 papers, 2 MiB memtable) error = %v; want ErrTxnTooBig saying nothing changed", err)
+	}
+	if after := dumpGraph(t, s); after != before {
+		t.Error("a failed DeletePapers changed the database")
+	}
+	mustCheck(t, s)
+	// Fewer at a time fit.
+	if n, err := s.DeletePapers(ctx, idsOf(papers[:20])); err != nil || n != 20 {
+		t.Errorf("DeletePapers(20) = %d, %v; want 20", n, err)
 	}
 	mustCheck(t, s)
 }
