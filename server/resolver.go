@@ -193,15 +193,6 @@ func (r *queryResolver) CoOccurring(ctx context.Context, entity string, kind *gr
 	return r.store.CoOccurring(ctx, entity, graph.CoOccurrenceQuery{Kind: deref(kind), Limit: n})
 }
 
-func (r *queryResolver) Duplicates(ctx context.Context, kind *graph.Kind, reason *graph.DuplicateReason, first *int) ([]graph.Duplicate, error) {
-	n, err := pageSize("first", first)
-	if err != nil {
-		return nil, err
-	}
-	ds, err := r.store.Duplicates(ctx, graph.DuplicateQuery{Kind: deref(kind), Reason: deref(reason)})
-	return ds[:min(n, len(ds))], err
-}
-
 func (r *queryResolver) Stats(ctx context.Context) (graph.Stats, error) {
 	return r.store.Stats(ctx)
 }
@@ -233,33 +224,6 @@ func (r *mutationResolver) AddPapers(ctx context.Context, input []PaperInput) (A
 		return AddPapersResult{}, err
 	}
 	return AddPapersResult{Added: res.Added, Updated: res.Updated, Unchanged: res.Unchanged, Papers: papers}, nil
-}
-
-// maxDeletePapers bounds deletePapers' input, as maxAddPapers does.
-const maxDeletePapers = 100
-
-func (r *mutationResolver) DeletePapers(ctx context.Context, ids []string) (int, error) {
-	if err := authorize(ctx, r.writeToken); err != nil {
-		return 0, err
-	}
-	if len(ids) > maxDeletePapers {
-		return 0, fmt.Errorf("%w: %d ids (want at most %d per call)", graph.ErrBadArgument, len(ids), maxDeletePapers)
-	}
-	return r.store.DeletePapers(ctx, ids)
-}
-
-func (r *mutationResolver) MergeEntities(ctx context.Context, from string, into string) (graph.Entity, error) {
-	if err := authorize(ctx, r.writeToken); err != nil {
-		return graph.Entity{}, err
-	}
-	return r.store.MergeEntities(ctx, from, into)
-}
-
-func (r *mutationResolver) AddAlias(ctx context.Context, entity string, alias string) (graph.Entity, error) {
-	if err := authorize(ctx, r.writeToken); err != nil {
-		return graph.Entity{}, err
-	}
-	return r.store.AddAlias(ctx, entity, alias)
 }
 
 func (r *paperResolver) Name(ctx context.Context, obj *graph.Paper) (*string, error) {
