@@ -114,15 +114,6 @@ func (s *Store) Papers(ctx context.Context, ids []string) ([]*graph.Paper, error
 	return out, err
 }
 
-// view runs fn in a read transaction, unless ctx has ended: the one
-// snapshot of a read.
-func (s *Store) view(ctx context.Context, fn func(txn *badger.Txn) error) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return s.db.View(fn)
-}
-
 // readPaper reads paper id and its entities in txn through c (nil reads
 // Badger only), as Paper returns them.
 func readPaper(txn *badger.Txn, c *readCache, id string) (graph.Paper, error) {

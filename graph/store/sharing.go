@@ -88,7 +88,7 @@ func (s *Store) Sharing(ctx context.Context, id string, q graph.SharingQuery) ([
 		return nil, fmt.Errorf("sharing %s: %w", id, err)
 	}
 	var out []graph.Match
-	err = s.db.View(func(txn *badger.Txn) error {
+	err = s.view(ctx, func(txn *badger.Txn) error {
 		if _, ok, err := s.cache.record(txn, id); err != nil || !ok {
 			if err == nil {
 				err = fmt.Errorf("paper %s: %w", id, graph.ErrNotFound)

@@ -108,6 +108,9 @@ func (s *Store) PutPapers(ctx context.Context, papers []graph.Paper) (graph.PutR
 		if err := ctx.Err(); err != nil {
 			return fail(err)
 		}
+		if err := checkSpace(s.dir, int64(maxBytes)); err != nil {
+			return fail(err)
+		}
 		if txn == nil {
 			txn = s.db.NewTransaction(true)
 		}
