@@ -182,6 +182,10 @@ func (s *Store) curate(ctx context.Context, fn func(w *writer, txn *badger.Txn) 
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		// As PutPapers does: a write the full disk cannot back is a SIGBUS.
+		if err := checkSpace(s.dir, int64(w.bytes)); err != nil {
+			return err
+		}
 		return txn.Commit()
 	}()
 	if errors.Is(err, badger.ErrTxnTooBig) {
