@@ -33,7 +33,7 @@ func TestUnknownFlag(t *testing.T) {
 // TestHelp checks that -h, --help and `help CMD` print the command's usage
 // to standard output and exit 0, and that --version is the version.
 func TestHelp(t *testing.T) {
-	for _, cmd := range []string{"extract", "ingest", "stats", "check", "serve", "export", "bench"} {
+	for _, cmd := range []string{"extract", "ingest", "stats", "check", "delete", "merge", "alias", "duplicates", "serve", "export", "bench"} {
 		for _, args := range [][]string{{cmd, "-h"}, {cmd, "--help"}, {"help", cmd}, {cmd, "-h", "x"}} {
 			var stdout, stderr bytes.Buffer
 			err := run(context.Background(), args, nil, &stdout, &stderr)
