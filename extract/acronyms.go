@@ -68,6 +68,12 @@ func (w *work) resolveAcronyms() map[string]*acronym {
 // form keeps them: "dLLMs" after "Diffusion large language models" is a
 // diffusion language model.
 func (w *work) dropClashes(short, long string, keep []int) {
+	used := slices.ContainsFunc(w.order, func(f *found) bool {
+		return f.entry >= 0 && slices.ContainsFunc(f.mentions, func(m graph.Mention) bool { return singular(m.Text) == short })
+	})
+	if !used {
+		return // nothing links the short form: the common case, without allocating
+	}
 	in := lowerWords(long)
 	for i := 0; i < len(w.order); i++ {
 		f := w.order[i]

@@ -167,6 +167,9 @@ var statingVerbs = setOf("study studies consider considers address addresses tac
 // clause, which the gerund grammar reads instead, and one word
 // ("robustness") is a goal rather than a problem.
 func (w *work) statedProblem() (phrase, bool) {
+	if !strings.Contains(w.text.Clean[w.body:], "problem of") {
+		return phrase{}, false
+	}
 	for i := w.bodyWord; i+3 < len(w.words); i++ {
 		if !statingVerbs[w.words[i].lower] || !w.introducedBy(i) || w.words[i+1].lower != "the" ||
 			w.words[i+2].lower != "problem" || w.words[i+3].lower != "of" || w.words[i+2].comma {

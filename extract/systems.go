@@ -17,10 +17,10 @@ import (
 func (w *work) systems(defs map[string]*acronym, name string) {
 	for i := w.bodyWord; i < len(w.words); i++ {
 		wd := w.words[i]
-		if !wd.named || sameName(wd.text, name) || !w.candidate(i, defs) || w.linkedAt(i, 0) {
+		if !wd.named || !w.candidate(i, defs) || w.linkedAt(i, 0) {
 			continue
 		}
-		if w.afterMethodNoun(i) || w.listedWithTechnique(i) {
+		if (w.afterMethodNoun(i) || w.listedWithTechnique(i)) && !sameName(wd.text, name) {
 			w.add(graph.Technique, wd.text, -1, wd.start, wd.end)
 		}
 	}

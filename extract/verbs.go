@@ -30,10 +30,10 @@ var verbBefore = setOf("we to and then first further also can could will would i
 func (w *work) verbTechniques() {
 	for i := w.bodyWord + 1; i < len(w.words); i++ {
 		wd := w.words[i]
-		name, ok := techniqueVerbs[verbBase(wd.lower)]
-		if !ok || w.words[i-1].stop || !verbBefore[w.words[i-1].lower] {
+		if wd.class&techniqueVerb == 0 || w.words[i-1].stop || !verbBefore[w.words[i-1].lower] {
 			continue
 		}
+		name := verbForms[wd.lower]
 		e, ok := w.x.v.byKey[graph.EntityID(graph.Technique, name)]
 		if !ok || w.doneAs(name) {
 			continue
@@ -42,19 +42,18 @@ func (w *work) verbTechniques() {
 	}
 }
 
-// verbBase returns the base form of a regular verb's -s, -es, -d or -ed
-// form: "finetunes", "finetuned" and "distilled" are "finetune" and
-// "distill".
-func verbBase(w string) string {
-	for _, end := range []string{"ed", "d", "es", "s"} {
-		if b, ok := strings.CutSuffix(w, end); ok {
-			if _, known := techniqueVerbs[b]; known {
-				return b
-			}
+// verbForms map the -s, -es, -d and -ed forms of techniqueVerbs, and the
+// verbs themselves, to the technique: "finetunes", "finetuned" and
+// "distilled" are fine-tuning and knowledge distillation.
+var verbForms = func() map[string]string {
+	m := map[string]string{}
+	for verb, name := range techniqueVerbs {
+		for _, end := range []string{"", "s", "es", "d", "ed"} {
+			m[verb+end] = name
 		}
 	}
-	return w
-}
+	return m
+}()
 
 // doneAs reports whether the paper names another entity with the head of
 // technique name, which a verb of it then stands for: "methods distill

@@ -174,23 +174,24 @@ var commonCapitalised = map[string]bool{
 type wordClass uint32
 
 const (
-	introGerund  wordClass = 1 << iota // introGerunds
-	introVerb                          // a form of introVerbs (isIntroVerb)
-	namingWord                         // namingWords
-	methodHead                         // methodHeads
-	determiner                         // determiners
-	datasetHead                        // datasetHeads
-	afterOnVerb                        // notAfterOn
-	listLeadWord                       // listLead
-	commonCap                          // commonCapitalised
-	unit                               // units
-	notName                            // notNames
-	taskHead                           // taskHeads and fieldHeads
-	notModifier                        // notModifiers
-	participle                         // participles
-	taskGerund                         // a key of taskGerunds
-	agentNoun                          // a key of agentHeads, or its plural
-	negator                            // negators
+	introGerund   wordClass = 1 << iota // introGerunds
+	introVerb                           // a form of introVerbs (isIntroVerb)
+	namingWord                          // namingWords
+	methodHead                          // methodHeads
+	determiner                          // determiners
+	datasetHead                         // datasetHeads
+	afterOnVerb                         // notAfterOn
+	listLeadWord                        // listLead
+	commonCap                           // commonCapitalised
+	unit                                // units
+	notName                             // notNames
+	taskHead                            // taskHeads and fieldHeads
+	notModifier                         // notModifiers
+	participle                          // participles
+	taskGerund                          // a key of taskGerunds
+	agentNoun                           // a key of agentHeads, or its plural
+	negator                             // negators
+	techniqueVerb                       // a form of techniqueVerbs (see verbForms)
 )
 
 var wordClasses = func() map[string]wordClass {
@@ -214,6 +215,9 @@ var wordClasses = func() map[string]wordClass {
 	for w := range agentHeads {
 		m[w] |= agentNoun
 		m[w+"s"] |= agentNoun
+	}
+	for form := range verbForms {
+		m[form] |= techniqueVerb
 	}
 	// Every word isIntroVerb accepts is a verb with one of these endings.
 	for v := range introVerbs {
