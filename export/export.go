@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/papergraph/papergraph/graph"
-	"github.com/papergraph/papergraph/graph/store"
 )
 
 // Format is an export file format.
@@ -102,6 +101,14 @@ type Options struct {
 	MaxRender int
 }
 
+// Source is the graph that Write reads: graph/store's Badger Store or
+// graph/dgraph's.
+type Source interface {
+	Stats(ctx context.Context) (graph.Stats, error)
+	Select(ctx context.Context, sel graph.Selection) (graph.Subgraph, error)
+	Export(ctx context.Context, sel graph.Selection, gw graph.GraphWriter) error
+}
+
 // Write writes the subgraph that sel picks from st to w in format f, as
 // the export command and the /export endpoint serve it. DOT, GraphML and
 // Cytoscape are streamed (the whole graph in bounded memory, see
@@ -109,7 +116,7 @@ type Options struct {
 // a subgraph of more than MaxRender nodes, counted before a whole graph
 // is loaded, with graph.ErrBadArgument. Errors of the selection are
 // store.Select's.
-func Write(ctx context.Context, w io.Writer, st *store.Store, sel graph.Selection, f Format, opts Options) error {
+func Write(ctx context.Context, w io.Writer, st Source, sel graph.Selection, f Format, opts Options) error {
 	var gw graph.GraphWriter
 	switch f {
 	case DOT:
@@ -130,7 +137,7 @@ func Write(ctx context.Context, w io.Writer, st *store.Store, sel graph.Selectio
 }
 
 // draw writes the selection as SVG or PNG.
-func draw(ctx context.Context, w io.Writer, st *store.Store, sel graph.Selection, f Format, opts Options) error {
+func draw(ctx context.Context, w io.Writer, st Source, sel graph.Selection, f Format, opts Options) error {
 	limit := opts.MaxRender
 	if limit <= 0 {
 		limit = MaxRenderNodes

@@ -8,8 +8,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/vektah/gqlparser/v2/ast"
-
-	"github.com/papergraph/papergraph/graph/store"
 )
 
 // responseCache answers a request that was answered before, since the
@@ -33,7 +31,7 @@ import (
 // response at once. Parsing, validation and the depth and complexity
 // limits ran on the first request; the same bytes pass them again.
 type responseCache struct {
-	store *store.Store
+	store Store
 	lru   *lru.LRU[cachedResponse]
 	// hits and misses count lookups.
 	hits, misses prometheus.Counter
@@ -54,7 +52,7 @@ type cachedResponse struct {
 	body        []byte
 }
 
-func newResponseCache(st *store.Store, size int, m *metrics) *responseCache {
+func newResponseCache(st Store, size int, m *metrics) *responseCache {
 	return &responseCache{
 		store:  st,
 		lru:    lru.New[cachedResponse](size),
