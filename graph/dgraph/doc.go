@@ -9,7 +9,7 @@
 //	_, err = st.PutPapers(ctx, papers) // upserts keyed by paper and entity ids
 //	matches, err := st.Sharing(ctx, id, graph.SharingQuery{Kinds: []graph.Kind{graph.Dataset}})
 //
-// The schema (Schema) holds papers and entities as nodes with a pg.id
+// The schema (schema.DQL) holds papers and entities as nodes with a pg.id
 // upsert key, paper -> entity edges as pg.link (reversed and counted, so
 // an entity's degree is count(~pg.link)) and the taxonomy as pg.broader.
 // Where an answer differs from the Badger store's, the method's comment

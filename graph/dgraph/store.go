@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/graph/dgraph/schema"
 )
 
 // Options configures Open.
@@ -54,7 +55,7 @@ func Open(ctx context.Context, addr string, opts Options) (*Store, error) {
 	// A fresh alpha refuses schema changes until it has a leader.
 	var serr error
 	for try := 0; try < 60; try++ {
-		if serr = dg.SetSchema(ctx, Schema); serr == nil {
+		if serr = dg.SetSchema(ctx, schema.DQL); serr == nil {
 			break
 		}
 		select {
@@ -189,7 +190,7 @@ func (s *Store) DropAll(ctx context.Context) error {
 	if err := s.dg.DropAll(ctx); err != nil {
 		return fmt.Errorf("dgraph: drop all: %w", err)
 	}
-	if err := s.dg.SetSchema(ctx, Schema); err != nil {
+	if err := s.dg.SetSchema(ctx, schema.DQL); err != nil {
 		return fmt.Errorf("dgraph: set schema: %w", err)
 	}
 	return nil

@@ -2,8 +2,6 @@ package dgraph
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +12,7 @@ import (
 	"github.com/dgraph-io/dgo/v250/protos/api"
 
 	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/graph/dgraph/schema"
 )
 
 // PutPapers writes papers in upserts of Options.Batch papers, each one
@@ -55,34 +54,6 @@ func (s *Store) PutPapers(ctx context.Context, papers []graph.Paper) (graph.PutR
 		papers = papers[n:]
 	}
 	return res, nil
-}
-
-// record is what pg.record holds: the paper with its entities reduced to
-// kind and name, their details living on the entity nodes.
-func record(p *graph.Paper) (string, error) {
-	r := *p
-	r.Entities = bare(p.Entities)
-	r.Ancestors = bare(p.Ancestors)
-	b, err := json.Marshal(&r)
-	return string(b), err
-}
-
-func bare(es []graph.Entity) []graph.Entity {
-	if len(es) == 0 {
-		return nil
-	}
-	out := make([]graph.Entity, len(es))
-	for i, e := range es {
-		out[i] = graph.Entity{Kind: e.Kind, Name: e.Name}
-	}
-	return out
-}
-
-// digest is a paper record's hash, kept to tell unchanged papers: hashing
-// in Go costs less than comparing records in DQL.
-func digest(rec string) string {
-	h := sha256.Sum256([]byte(rec))
-	return hex.EncodeToString(h[:16])
 }
 
 // putBatch upserts papers in one transaction: a query for the stored
@@ -128,11 +99,10 @@ func (s *Store) putBatch(ctx context.Context, papers []graph.Paper) (graph.PutRe
 			res.Unchanged++
 			continue
 		}
-		rec, err := record(p)
+		rec, d, err := schema.Record(p)
 		if err != nil {
 			return res, fmt.Errorf("paper %s: %w", p.ID, err)
 		}
-		d := digest(rec)
 		old, ok := had[p.ID]
 		switch {
 		case ok && old == d:
@@ -145,24 +115,10 @@ func (s *Store) putBatch(ctx context.Context, papers []graph.Paper) (graph.PutRe
 		}
 		v := u.node(p.ID)
 		fmt.Fprintf(&del, "uid(%s) <pg.link> * .\nuid(%s) <pg.text> * .\n", v, v)
-		links := make([]map[string]any, 0, len(p.Entities))
-		for _, e := range p.Entities {
-			links = append(links, map[string]any{"uid": "uid(" + u.node(e.ID()) + ")"})
-		}
-		text := []string{}
-		for _, t := range []string{p.Title, p.Abstract} {
-			if t != "" {
-				text = append(text, t)
-			}
-		}
-		objs = append(objs, map[string]any{
-			"uid": "uid(" + v + ")", "dgraph.type": "Paper",
-			"pg.id": p.ID, "pg.kind": 0, "pg.source": p.Source,
-			"pg.record": rec, "pg.digest": d, "pg.text": text, "pg.link": links,
-		})
+		objs = append(objs, u.object(p.ID, schema.PaperFacts(p, rec, d)))
 		for _, list := range [][]graph.Entity{p.Entities, p.Ancestors} {
 			for _, e := range list {
-				objs = append(objs, entityObject(&u, e))
+				objs = append(objs, u.object(e.ID(), schema.EntityFacts(e)))
 			}
 		}
 	}
@@ -187,40 +143,28 @@ func (s *Store) putBatch(ctx context.Context, papers []graph.Paper) (graph.PutRe
 	return res, nil
 }
 
-// entityObject is the JSON mutation of e: its name, kind, aliases and
-// broader entities, each of which is a node of its own.
-func entityObject(u *upsert, e graph.Entity) map[string]any {
-	text := []string{e.Name}
-	prefix := []string{graph.Slug(e.Name)}
-	var alias []string
-	for _, a := range e.Aliases {
-		if graph.Slug(a) == "" {
+// object is the JSON mutation of the node id with facts fs; an edge
+// points at its target's query variable, so that it finds or creates the
+// node of that id.
+func (u *upsert) object(id string, fs []schema.Fact) map[string]any {
+	o := map[string]any{"uid": "uid(" + u.node(id) + ")"}
+	for _, f := range fs {
+		var v any = f.Value
+		if f.Ref != "" {
+			v = map[string]any{"uid": "uid(" + u.node(f.Ref) + ")", "pg.id": f.Ref}
+		}
+		if !listPreds[f.Pred] {
+			o[f.Pred] = v
 			continue
 		}
-		text = append(text, a)
-		prefix = append(prefix, graph.Slug(a))
-		alias = append(alias, graph.EntityID(e.Kind, a))
-	}
-	o := map[string]any{
-		"uid": "uid(" + u.node(e.ID()) + ")", "dgraph.type": "Entity",
-		"pg.id": e.ID(), "pg.kind": int(e.Kind), "pg.name": e.Name,
-		"pg.text": text, "pg.prefix": prefix,
-	}
-	if len(e.Aliases) > 0 {
-		o["pg.aliases"] = e.Aliases
-		o["pg.alias"] = alias
-	}
-	if len(e.Broader) > 0 {
-		var bs []map[string]any
-		for _, b := range e.Broader {
-			bid := graph.EntityID(e.Kind, b)
-			bs = append(bs, map[string]any{"uid": "uid(" + u.node(bid) + ")", "pg.id": bid, "dgraph.type": "Entity",
-				"pg.kind": int(e.Kind)})
-		}
-		o["pg.broader"] = bs
+		l, _ := o[f.Pred].([]any)
+		o[f.Pred] = append(l, v)
 	}
 	return o
 }
+
+// listPreds are the predicates that hold lists (see schema.DQL).
+var listPreds = map[string]bool{"pg.text": true, "pg.prefix": true, "pg.alias": true, "pg.aliases": true, "pg.link": true, "pg.broader": true}
 
 // upsert names one query variable per node id of a batch.
 type upsert struct {
