@@ -22,10 +22,11 @@ const (
 	PNG
 	GraphML
 	Cytoscape
+	RDF // gzipped N-Quads of the whole graph for dgraph bulk (rdf.go)
 )
 
 // Formats lists every format in the order messages name them.
-var Formats = []Format{DOT, SVG, PNG, GraphML, Cytoscape}
+var Formats = []Format{DOT, SVG, PNG, GraphML, Cytoscape, RDF}
 
 var formatInfo = [...]struct {
 	name, ext, contentType string
@@ -35,9 +36,10 @@ var formatInfo = [...]struct {
 	PNG:       {"png", "png", "image/png"},
 	GraphML:   {"graphml", "graphml", "application/graphml+xml; charset=utf-8"},
 	Cytoscape: {"cytoscape", "json", "application/json"},
+	RDF:       {"rdf", "rdf.gz", "application/n-quads"},
 }
 
-func (f Format) valid() bool { return f >= DOT && f <= Cytoscape }
+func (f Format) valid() bool { return f >= DOT && f <= RDF }
 
 // String returns the format's name, as --format takes it ("cytoscape").
 func (f Format) String() string {
@@ -127,6 +129,12 @@ func Write(ctx context.Context, w io.Writer, st Source, sel graph.Selection, f F
 		gw = NewCytoscapeWriter(w)
 	case SVG, PNG:
 		return draw(ctx, w, st, sel, f, opts)
+	case RDF:
+		wk, ok := st.(Walker)
+		if !ok || !sel.Whole() {
+			return fmt.Errorf("%w: rdf exports the whole graph of a Badger database (no --paper, --entity or --search)", graph.ErrBadArgument)
+		}
+		return WriteRDF(ctx, w, wk)
 	default:
 		return fmt.Errorf("%w: format %d", graph.ErrBadArgument, uint8(f))
 	}
