@@ -95,8 +95,9 @@ func TestExportRDFBulk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A paper whose stored record Badger merged from two sources is
-	// rewritten ("updated"); none is new and the graph is the same.
+	// A paper whose Badger record differs from a fresh extraction's (the
+	// Badger store merges what two sources say of one paper) is rewritten
+	// ("updated"); none is new, and the graph stays the same.
 	if !strings.Contains(out, " 0 added") {
 		t.Errorf("ingest of the seeds after the bulk load added papers:\n%s", out)
 	}
