@@ -17,7 +17,6 @@ import (
 
 	"github.com/papergraph/papergraph/extract"
 	"github.com/papergraph/papergraph/graph"
-	"github.com/papergraph/papergraph/graph/store"
 	"github.com/papergraph/papergraph/server"
 )
 
@@ -29,7 +28,7 @@ const httpQuery = `query Sharing($paper: ID!) { papersSharing(paper: $paper) { s
 // C clients, each sending its next request when the last one is answered,
 // for D. An error is a transport failure, a status other than 200 or a
 // GraphQL error in the response.
-func (b *bench) loadHTTP(ctx context.Context, st *store.Store) error {
+func (b *bench) loadHTTP(ctx context.Context, st server.Store) error {
 	h, err := server.New(server.Options{
 		Store: st,
 		Extract: func(_ context.Context, title, abstract string) (graph.Paper, error) {

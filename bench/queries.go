@@ -9,12 +9,12 @@ import (
 	"time"
 
 	"github.com/papergraph/papergraph/graph"
-	"github.com/papergraph/papergraph/graph/store"
+	"github.com/papergraph/papergraph/server"
 )
 
 // queries times each traversal on Q random picks (fixed by the seed),
 // after Q/10 untimed ones that warm Badger's caches.
-func (b *bench) queries(ctx context.Context, st *store.Store) error {
+func (b *bench) queries(ctx context.Context, st server.Store) error {
 	if len(b.papers) == 0 {
 		return errors.New("bench: no papers stored")
 	}
