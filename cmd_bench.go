@@ -50,6 +50,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	flags.IntVar(&cfg.Concurrency, "concurrency", 64, "concurrent HTTP clients `C`")
 	flags.IntVar(&cfg.HTTPPapers, "http-papers", 0, "draw the HTTP load's papers from `K` of them (default all)")
 	flags.DurationVar(&cfg.Duration, "duration", 10*time.Second, "length `D` of the HTTP load")
+	flags.IntVar(&cfg.ResponseCache, "response-cache", 0, "the server's response cache size `n` during the HTTP load (0: off, so that every request is executed)")
 	flags.IntVar(&cfg.Queries, "queries", 2000, "in-process queries `Q` of each kind")
 	asJSON := flags.Bool("json", false, "print the results as one JSON object")
 	flags.StringVar(&cfg.DB, "db", "", "database `DIR`, absent or empty, kept afterwards (default: a temporary directory, removed)")
@@ -79,6 +80,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("%w: --concurrency and --duration must be positive", errUsage)
 	case cfg.HTTPPapers < 0:
 		return fmt.Errorf("%w: --http-papers must not be negative", errUsage)
+	case cfg.ResponseCache < 0:
+		return fmt.Errorf("%w: --response-cache must not be negative", errUsage)
 	}
 	if cfg.DB != "" && !cfg.Reuse {
 		if err := checkEmptyDir(cfg.DB); err != nil {

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -110,7 +109,8 @@ func extractFile(ctx context.Context, x *extract.Extractor, name string, opts ex
 		return 0, err
 	}
 	defer f.Close()
-	r := extract.NewReader(f, filepath.Base(name), opts)
+	// The name as given, as ingest names it in its messages.
+	r := extract.NewReader(extract.ContextReader(ctx, f), name, opts)
 	for {
 		if err := ctx.Err(); err != nil {
 			return r.Skipped(), err

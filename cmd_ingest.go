@@ -75,7 +75,7 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	warn := func(err error) { log.Warn("skipped bad record", "err", err) }
-	src := ingest.Files(fs.Args(), extract.ReaderOptions{Format: format, SkipBad: *skipBad, Warn: warn})
+	src := ingest.Files(ctx, fs.Args(), extract.ReaderOptions{Format: format, SkipBad: *skipBad, Warn: warn})
 	defer src.Close()
 	progress := newIngestProgress(stderr, log, total)
 	sum, err := ingest.Run(ctx, s, x, src, ingest.Options{Batch: *batch, SkipBad: *skipBad, Warn: warn, Progress: progress.update})

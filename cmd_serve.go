@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -30,7 +31,7 @@ seed abstracts. Stops gracefully on SIGINT or SIGTERM.
 flags:
 `
 
-func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	fl := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	fl.Usage = func() {
@@ -71,7 +72,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	// Close is bounded (see store.Close): with shutdownGrace, serve ends
+	// within 25 s of SIGTERM even when its disk fails.
+	defer func() {
+		if cerr := st.Close(); cerr != nil {
+			err = errors.Join(err, cerr)
+		}
+	}()
 	x, err := extract.New(extract.Options{})
 	if err != nil {
 		return err
@@ -112,7 +119,7 @@ func seedIfEmpty(ctx context.Context, st backend, x *extract.Extractor, log *slo
 		return err
 	}
 	warn := func(err error) { log.Warn("skipping a seed record", "err", err) }
-	src := ingest.FilesFS(seeds.FS, names, extract.ReaderOptions{SkipBad: true, Warn: warn})
+	src := ingest.FilesFS(ctx, seeds.FS, names, extract.ReaderOptions{SkipBad: true, Warn: warn})
 	defer src.Close()
 	sum, err := ingest.Run(ctx, st, x, src, ingest.Options{SkipBad: true, Warn: warn})
 	if err != nil {

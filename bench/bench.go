@@ -46,6 +46,9 @@ type Config struct {
 	Concurrency int
 	Duration    time.Duration
 	HTTPPapers  int
+	// ResponseCache is the server's response cache size during the HTTP
+	// load; 0 turns it off, so that every distinct request is executed.
+	ResponseCache int
 
 	Log *slog.Logger // progress and phase results; nil discards them
 	// Progress is where progress bars go when it is a terminal; otherwise
@@ -95,8 +98,13 @@ type Result struct {
 
 	Queries   map[string]*Latency `json:"queries"`
 	PathFound float64             `json:"path_found"`
-	HTTP      *HTTPResult         `json:"http"`
-	Machine   Machine             `json:"machine"`
+	// SharingMismatches counts, of the first SharingChecked papersSharing
+	// queries, the answers that differ from brute force's (see
+	// checkSharing).
+	SharingChecked    int         `json:"sharing_checked"`
+	SharingMismatches int         `json:"sharing_mismatches"`
+	HTTP              *HTTPResult `json:"http"`
+	Machine           Machine     `json:"machine"`
 }
 
 // Latency summarises the durations of one query, in microseconds.
@@ -119,6 +127,11 @@ type HTTPResult struct {
 	P50ms       float64 `json:"p50_ms"`
 	P99ms       float64 `json:"p99_ms"`
 	Errors      int     `json:"errors"`
+	// ServerCPUms is the server's CPU time per request, in milliseconds
+	// (see loadHTTP); ResponseCache the server's response cache size, 0
+	// when off.
+	ServerCPUms   float64 `json:"server_cpu_ms_per_request"`
+	ResponseCache int     `json:"response_cache"`
 }
 
 // Machine describes where the figures were measured.

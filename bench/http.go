@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -9,11 +10,14 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/papergraph/papergraph/extract"
 	"github.com/papergraph/papergraph/graph"
@@ -28,12 +32,25 @@ const httpQuery = `query Sharing($paper: ID!) { papersSharing(paper: $paper) { s
 // C clients, each sending its next request when the last one is answered,
 // for D. An error is a transport failure, a status other than 200 or a
 // GraphQL error in the response.
+//
+// The server's CPU time is the process's (getrusage) minus the clients':
+// each client is one goroutine locked to its OS thread that writes its
+// requests and reads its responses itself on one keep-alive connection
+// (no net/http Transport, whose goroutines would run elsewhere), and adds
+// its thread's CPU time. What remains (handlers, net/http's server, the
+// runtime, garbage collection of both sides) is counted as the server's,
+// so the figure is an upper bound.
 func (b *bench) loadHTTP(ctx context.Context, st server.Store) error {
+	cacheSize := b.cfg.ResponseCache
+	if cacheSize == 0 {
+		cacheSize = -1 // off
+	}
 	h, err := server.New(server.Options{
 		Store: st,
 		Extract: func(_ context.Context, title, abstract string) (graph.Paper, error) {
 			return b.x.Extract(extract.Document{Title: title, Abstract: abstract}), nil
 		},
+		Limits: server.Limits{ResponseCacheSize: cacheSize},
 		Logger: b.log,
 	})
 	if err != nil {
@@ -53,15 +70,10 @@ func (b *bench) loadHTTP(ctx context.Context, st server.Store) error {
 		defer cancel()
 		srv.Shutdown(sctx)
 	}()
-	url := "http://" + ln.Addr().String() + "/query"
+	addr := ln.Addr().String()
 
 	conc := b.cfg.Concurrency
-	client := &http.Client{
-		Transport: &http.Transport{MaxIdleConns: conc, MaxIdleConnsPerHost: conc, MaxConnsPerHost: conc},
-		Timeout:   30 * time.Second,
-	}
-	defer client.CloseIdleConnections()
-	b.log.Info("http load", "url", url, "clients", conc, "duration", b.cfg.Duration)
+	b.log.Info("http load", "addr", addr, "clients", conc, "duration", b.cfg.Duration)
 	p := b.newProgress("http", "s", int64(b.cfg.Duration/time.Second))
 	stopTicks := make(chan struct{})
 	go func() {
@@ -87,20 +99,28 @@ func (b *bench) loadHTTP(ctx context.Context, st server.Store) error {
 		pool = pool[:k]
 	}
 	durs := make([][]time.Duration, conc)
+	clientCPU := make([]time.Duration, conc)
 	var errs atomic.Int64
 	var wg sync.WaitGroup
+	cpu0 := processCPU()
 	start := time.Now()
 	end := start.Add(b.cfg.Duration)
 	for c := range conc {
 		wg.Go(func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			t0 := threadCPU()
+			defer func() { clientCPU[c] = threadCPU() - t0 }()
 			rng := rand.New(rand.NewPCG(b.cfg.Seed, uint64(3+c)))
+			var cl httpClient
+			defer cl.close()
 			// Requests under way at the end are let finish and counted,
 			// so that no handler is cut short by the load's own end.
 			for ctx.Err() == nil && time.Now().Before(end) {
 				id := pool[rng.IntN(len(pool))]
 				body := fmt.Sprintf(`{"query":%s,"variables":{"paper":%q}}`, query, id)
 				t := time.Now()
-				ok := b.post(ctx, client, url, body)
+				ok := cl.post(addr, body)
 				durs[c] = append(durs[c], time.Since(t))
 				if !ok {
 					errs.Add(1)
@@ -110,35 +130,86 @@ func (b *bench) loadHTTP(ctx context.Context, st server.Store) error {
 	}
 	wg.Wait()
 	secs := time.Since(start).Seconds()
+	cpu := processCPU() - cpu0
 	close(stopTicks)
 	p.finish()
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	for _, d := range clientCPU {
+		cpu -= d
 	}
 	all := slices.Concat(durs...)
 	l := percentilesOf(all)
 	b.res.HTTP = &HTTPResult{
 		Query: "papersSharing", Concurrency: conc, Papers: len(pool), Seconds: roundTo(secs, 2), Requests: len(all),
 		RPS: roundTo(float64(len(all))/secs, 1), P50ms: millis(l.p50), P99ms: millis(l.p99), Errors: int(errs.Load()),
+		ServerCPUms: roundTo(cpu.Seconds()*1000/float64(max(len(all), 1)), 3), ResponseCache: max(cacheSize, 0),
 	}
-	b.log.Info("http done", "requests", len(all), "rps", b.res.HTTP.RPS, "p99_ms", b.res.HTTP.P99ms, "errors", b.res.HTTP.Errors)
+	b.log.Info("http done", "requests", len(all), "rps", b.res.HTTP.RPS, "p99_ms", b.res.HTTP.P99ms,
+		"server_cpu_ms", b.res.HTTP.ServerCPUms, "errors", b.res.HTTP.Errors)
 	return nil
 }
 
-// post sends one GraphQL request and reports whether it succeeded.
-func (b *bench) post(ctx context.Context, client *http.Client, url, body string) bool {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
-	if err != nil {
+// httpClient sends requests over one keep-alive connection, on the
+// calling goroutine alone, reconnecting after a failure.
+type httpClient struct {
+	conn net.Conn
+	r    *bufio.Reader
+	w    *bufio.Writer
+}
+
+// post sends one GraphQL request to addr and reports whether it succeeded.
+func (c *httpClient) post(addr, body string) bool {
+	if c.conn == nil {
+		conn, err := net.DialTimeout("tcp", addr, 30*time.Second)
+		if err != nil {
+			return false
+		}
+		c.conn, c.r, c.w = conn, bufio.NewReader(conn), bufio.NewWriter(conn)
+	}
+	c.conn.SetDeadline(time.Now().Add(30 * time.Second))
+	fmt.Fprintf(c.w, "POST /query HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body)
+	if err := c.w.Flush(); err != nil {
+		c.close()
 		return false
 	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := client.Do(req)
+	resp, err := http.ReadResponse(c.r, nil)
 	if err != nil {
+		c.close()
 		return false
 	}
-	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.Close {
+		c.close()
+	}
 	// A name or label holding `"errors":` is escaped in JSON, so the bare
 	// key can only be the response's own errors field.
 	return err == nil && resp.StatusCode == http.StatusOK && !bytes.Contains(data, []byte(`"errors":`))
+}
+
+func (c *httpClient) close() {
+	if c.conn != nil {
+		c.conn.Close()
+		c.conn = nil
+	}
+}
+
+// processCPU returns the user and system CPU time this process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// threadCPU returns the CPU time the calling OS thread has used.
+func threadCPU() time.Duration {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
+		return 0
+	}
+	return time.Duration(ts.Nano())
 }

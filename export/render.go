@@ -5,16 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/goccy/go-graphviz"
 
 	"github.com/papergraph/papergraph/graph"
 )
 
-// renderMu serialises calls into go-graphviz, which runs Graphviz in one
-// WebAssembly instance per process that is not safe for concurrent use.
-var renderMu sync.Mutex
+// renderSlot serialises calls into go-graphviz, which runs Graphviz in one
+// WebAssembly instance per process that is not safe for concurrent use. A
+// channel rather than a mutex, so that a call waiting for it gives up when
+// its context ends.
+var renderSlot = make(chan struct{}, 1)
 
 // Render lays out the DOT digraph dot with Graphviz's dot layout and
 // writes it to w as SVG or PNG. Graphviz runs in-process
@@ -35,8 +36,12 @@ func Render(ctx context.Context, w io.Writer, dot []byte, format Format) error {
 	default:
 		return fmt.Errorf("render: %w: format %s (want svg or png)", graph.ErrBadArgument, format)
 	}
-	renderMu.Lock()
-	defer renderMu.Unlock()
+	select {
+	case renderSlot <- struct{}{}:
+	case <-ctx.Done():
+		return fmt.Errorf("render: waiting for Graphviz: %w", ctx.Err())
+	}
+	defer func() { <-renderSlot }()
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -25,6 +25,7 @@ var stages = []struct {
 	{"- title methods", stageTitleMethods},
 	{"- family names", stageCompose},
 	{"- a task for every paper", stageEnsureTask},
+	{"- named systems", stageSystems},
 }
 
 // methodsFile is the embedded vocabulary file the ablation also leaves

@@ -38,8 +38,10 @@ func (w *work) resolveAcronyms() map[string]*acronym {
 		key := singular(wd.text)
 		if _, ok := defs[key]; !ok {
 			defs[key] = a
-			if a.long >= 0 && len(a.entries) == 0 {
-				w.dropClashes(key, w.text.Clean[w.words[a.long].start:w.words[i-1].end])
+			if a.long >= 0 {
+				// Also where the long form is known: after "Long-Tailed
+				// Recognition (LTR)", LTR is not learning to rank.
+				w.dropClashes(key, w.text.Clean[w.words[a.long].start:w.words[i-1].end], a.entries)
 			}
 		}
 		if len(a.entries) == 0 || w.taken[wd.start] {
@@ -61,15 +63,15 @@ func (w *work) resolveAcronyms() map[string]*acronym {
 
 // dropClashes removes the links that uses of the acronym short got from
 // the vocabulary when the text defines it, with the long form long, as
-// something else: in "Temporal Semantic Entropy (TSE)", TSE is not target
+// something else than the entries keep the long form names: in "Temporal Semantic Entropy (TSE)", TSE is not target
 // speaker extraction. An entity whose name's words all occur in the long
 // form keeps them: "dLLMs" after "Diffusion large language models" is a
 // diffusion language model.
-func (w *work) dropClashes(short, long string) {
+func (w *work) dropClashes(short, long string, keep []int) {
 	in := lowerWords(long)
 	for i := 0; i < len(w.order); i++ {
 		f := w.order[i]
-		if f.entry < 0 || !slices.ContainsFunc(lowerWords(f.name), func(s string) bool { return !slices.Contains(in, s) }) {
+		if f.entry < 0 || slices.Contains(keep, f.entry) || !slices.ContainsFunc(lowerWords(f.name), func(s string) bool { return !slices.Contains(in, s) }) {
 			continue
 		}
 		f.mentions = slices.DeleteFunc(f.mentions, func(m graph.Mention) bool { return singular(m.Text) == short })

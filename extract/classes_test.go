@@ -79,6 +79,18 @@ func TestClassRole(t *testing.T) {
 // Class 2: word forms and syntax.
 func TestClassWordForms(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "a technique as a verb", kind: graph.Technique,
+			text: "We study 3D part understanding. We pre-train a dual encoder and instruction-tune the model on part data, then finetune it.",
+			want: []string{"instruction tuning", "fine-tuning"}},
+		{name: "a paradigm's agent noun", kind: graph.Technique,
+			text: "We study exploration. ULE combines an in-context learner with adversarial goal generation.",
+			want: []string{"in-context learning"}},
+		{name: "a participle as an adjective", kind: graph.Technique,
+			text:    "We study 3D part understanding with the fine-tuned models others released.",
+			wantNot: []string{"fine-tuning"}},
+		{name: "a verb standing for the paper's task", kind: graph.Technique,
+			text:    "We study dataset distillation. Existing methods distill the data by matching gradients.",
+			wantNot: []string{"knowledge distillation"}},
 		{name: "agent noun", kind: graph.Task,
 			title: "A Unified Image Tokenizer for Generation", text: "Tokenizers matter.",
 			want: []string{"image tokenization"}},
@@ -139,12 +151,66 @@ func TestClassTaskPhrases(t *testing.T) {
 		{name: "the method's long form is not a task", kind: graph.Task,
 			title: "FAPO: Flawed-Aware Policy Optimization for Reasoning", text: "Rollouts contain flaws.",
 			wantNot: []string{"flawed-aware policy optimization"}},
+		{name: "a kind of a technique is also a technique", kind: graph.Technique,
+			title: "Skill-Based Reinforcement Learning for Long-Horizon Control", text: "Robots must chain skills.",
+			want: []string{"skill-based reinforcement learning"}},
+		{name: "a field is not a technique", kind: graph.Technique,
+			title: "Peptide Machine Learning at Scale", text: "Peptides bind proteins.",
+			wantNot: []string{"peptide machine learning"}},
+		{name: "upsampling and filtering name problems", kind: graph.Task,
+			title: "AnyUp: Universal Feature Upsampling", text: "Features from vision encoders are coarse.",
+			want: []string{"feature upsampling"}},
+		{name: "a stated problem", kind: graph.Task,
+			text: "We study the problem of contextual online bilateral trade. At each round the learner posts a price.",
+			want: []string{"contextual online bilateral trade"}},
+		{name: "a stated goal is not a problem", kind: graph.Task,
+			text:    "We study the problem of robustness against adversarial attacks in multi-agent systems.",
+			wantNot: []string{"robustness"}},
+		{name: "perception", kind: graph.Task,
+			title: "SiMO: Robust Multimodal Collaborative Perception", text: "Vehicles share features.",
+			want: []string{"multimodal collaborative perception"}},
+		{name: "an arbitrary modifier says nothing", kind: graph.Task,
+			title: "Animating Arbitrary Characters", text: "We study arbitrary character animation from one image.",
+			want: []string{"character animation"}, wantNot: []string{"arbitrary character animation"}},
+		{name: "a problem's capitalised long form", kind: graph.Task,
+			text: "Wind Power Forecasting (WPF) is critical for grid operation. We propose GridNet, a spatio-temporal model.",
+			want: []string{"wind power forecasting"}},
+		{name: "the paper's own long form is not a task", kind: graph.Task,
+			text:    "We propose Sparse Motion Tracking (SMT), a tracker for dense scenes. SMT is fast.",
+			wantNot: []string{"sparse motion tracking"}},
+	})
+}
+
+// A benchmark paper works on evaluating the model family it tests.
+func TestClassBenchmarkTask(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "a benchmark of a model family", kind: graph.Task,
+			title: "DermBench: A Multimodal Benchmark for Skin Lesion Diagnosis",
+			text:  "Multimodal large language models (MLLMs) are used in clinics. We test 20 MLLMs on 5,000 lesion images.",
+			want:  []string{"MLLM evaluation"}},
+		{name: "a benchmark on the way to a method", kind: graph.Task,
+			title:   "ScoreNet: Reward Modeling for Image Editing",
+			text:    "We first introduce EditBench, a benchmark of reward models built on vision-language models (VLMs). We then develop ScoreNet.",
+			wantNot: []string{"VLM evaluation"}},
+		{name: "the family's task is already named", kind: graph.Task,
+			title: "SafeBench: Benchmarking LLM Safety Across Cultures",
+			text:  "Large language models (LLMs) must be safe. We study LLM safety in 12 languages.",
+			want:  []string{"LLM safety"}, wantNot: []string{"LLM evaluation"}},
 	})
 }
 
 // Class 4: names the patterns missed.
 func TestClassNames(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "an acronym the text defines otherwise", kind: graph.Task,
+			text: "Long-Tailed Recognition (LTR) remains hard. Experiments on five LTR benchmarks show gains.",
+			want: []string{"long-tailed recognition"}, wantNot: []string{"learning to rank"}},
+		{name: "a modifier order the vocabulary writes otherwise", kind: graph.Task,
+			title: "Semantic Video Segmentation at Scale", text: "Frames are labelled densely.",
+			want: []string{"video semantic segmentation"}},
+		{name: "a common word capitalised by mistake", kind: graph.Dataset,
+			text:    "CoT suits clinical reasoning. However, Current benchmarks for medical image understanding ignore it.",
+			wantNot: []string{"Current"}},
 		{name: "title prefix", title: "PlantRSR: A New Plant Dataset", text: "Plants are diverse.", wantName: "PlantRSR"},
 		{name: "title long form with an acronym", title: "Egalitarian Gradient Descent: Faster Grokking",
 			text: "We study egalitarian gradient descent (EGD), which equalises rates.", wantName: "EGD"},
@@ -193,4 +259,50 @@ func TestClassLabels(t *testing.T) {
 	if p.Label != "Peng's Q(λ) for Off-Policy Learning" {
 		t.Errorf("Label = %q; want the title cleaned of markup", p.Label)
 	}
+}
+
+// Named prior systems no vocabulary lists, known by the company they keep.
+func TestClassSystems(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "after the noun that says what it is", kind: graph.Technique,
+			text: "We study data pruning. Compared to a similar clustering method K2M, we prune more.",
+			want: []string{"K2M"}},
+		{name: "an appositive of a model", kind: graph.Technique,
+			text: "We study image editing. Applying our framework to a strong base model, EditGen3, improves it.",
+			want: []string{"EditGen3"}},
+		{name: "listed beside a known technique", kind: graph.Technique,
+			text: "We study LLM quantization. Methods such as BitsAndBytes, AWQ, and GPTQ lose accuracy at 4 bits.",
+			want: []string{"BitsAndBytes", "AWQ", "GPTQ"}},
+		{name: "the paper's own framework", kind: graph.Technique,
+			text:    "We propose a novel three-stage training framework, TriMPI, for policy learning.",
+			wantNot: []string{"TriMPI"}},
+		{name: "the paper's own checkpoint", kind: graph.Technique,
+			text: "We propose FoldAgent, an agent that folds its context. FoldAgent-30B-A3B beats DeepSeek-V3.1-671B-A37B on BrowseComp.",
+			want: []string{"DeepSeek-V3.1-671B-A37B"}, wantNot: []string{"FoldAgent-30B-A3B", "DeepSeek-V3"}},
+		{name: "the paper's own model", kind: graph.Technique,
+			text:    "We study remote sensing. The resulting model, GeoThinker, explains its answers.",
+			wantNot: []string{"GeoThinker"}},
+	})
+}
+
+// Generic techniques in their ordinary-word uses, and heads that stand
+// for the longer name the text gave.
+func TestClassGenericWords(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "the mechanism", kind: graph.Technique,
+			text: "We study video generation. We align attention in specific layers with instance masks.",
+			want: []string{"attention"}},
+		{name: "the attention a problem draws", kind: graph.Technique,
+			text:    "Video generation has attracted increasing attention. Little attention has been paid to its privacy.",
+			wantNot: []string{"attention"}},
+		{name: "a head standing for the compound", kind: graph.Technique,
+			title: "Dataset Distillation as Optimal Quantization", text: "Dataset distillation finds a small synthetic set. We solve the distillation problem in closed form.",
+			wantNot: []string{"knowledge distillation"}},
+		{name: "distillation itself", kind: graph.Technique,
+			text: "We study mathematical reasoning. Long chain-of-thought traces are transferred to small models by distillation.",
+			want: []string{"knowledge distillation"}},
+		{name: "a regularizer", kind: graph.Technique,
+			text: "We study adversarial training of LLMs. We add a regularization term on the embedding matrix.",
+			want: []string{"regularization"}},
+	})
 }

@@ -46,6 +46,7 @@ func (w *work) compose() {
 		return
 	}
 	v := w.x.v
+	w.benchmarkTask(prefixes)
 	for _, f := range slices.Clone(w.order) {
 		general := f.entry < 0 || v.entries[f.entry].role
 		if f.kind != graph.Task || !general {
@@ -71,4 +72,51 @@ func (w *work) compose() {
 			break
 		}
 	}
+}
+
+// benchmarkTask links "<family> evaluation" ("MLLM evaluation") to a
+// paper that contributes a benchmark and evaluates a model family on it,
+// unless a task of the paper already names the family ("LLM safety"):
+// evaluating the family is what such a paper works on, whatever its
+// domain. prefixes are the task prefixes of the families it links,
+// most specific first. The evidence is the word that says benchmark.
+func (w *work) benchmarkTask(prefixes []string) {
+	at := w.benchmarkWord()
+	if at < 0 {
+		return
+	}
+	for _, p := range prefixes {
+		e, ok := w.x.v.tasks[normPhrase(p+" evaluation")]
+		if !ok {
+			continue
+		}
+		if slices.ContainsFunc(w.order, func(f *found) bool {
+			return f.kind == graph.Task && strings.HasPrefix(f.name, p+" ")
+		}) {
+			return
+		}
+		wd := w.words[at]
+		w.add(graph.Task, w.x.v.entries[e].name, e, wd.start, wd.end)
+		return
+	}
+}
+
+// benchmarkWord returns the title's word that says the paper's
+// contribution is a benchmark ("MedLesionVQA: A Multimodal Benchmark
+// ...", "M3CoTBench: ..."), or -1. A benchmark introduced on the way to
+// a method ("we first introduce EditReward-Bench ... we then develop")
+// evaluates the method's parts, not a model family.
+func (w *work) benchmarkWord() int {
+	for i := 0; i < w.bodyWord; i++ {
+		if isBenchmarkWord(w.words[i].lower) {
+			return i
+		}
+	}
+	return -1
+}
+
+// isBenchmarkWord reports whether a lower-case word names a benchmark:
+// "benchmark", "benchmarks" or a name such as "m3cotbench".
+func isBenchmarkWord(s string) bool {
+	return strings.Contains(s, "bench") && !strings.HasPrefix(s, "benchmarking")
 }

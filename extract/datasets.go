@@ -122,7 +122,8 @@ func (w *work) afterDatasetHead(i int) bool {
 func (w *work) checkpoints(name string) {
 	for i := range w.words {
 		wd := &w.words[i]
-		if w.taken[wd.start] || wd.text == name || !wd.named || !isModelName(wd.text) {
+		// "AgentFold-30B-A3B" of the paper AgentFold is its own model.
+		if w.taken[wd.start] || name != "" && strings.HasPrefix(wd.text, name) || !wd.named || !isModelName(wd.text) {
 			continue
 		}
 		if hasOddChar(wd.text) {
@@ -153,8 +154,10 @@ func (w *work) isCandidate(i int, defs map[string]*acronym) bool {
 		return false
 	}
 	if !wd.named {
-		// A capitalised word opening a sentence is an English word.
-		if !capitalised(wd.text) || i == 0 || w.words[i-1].stop {
+		// A capitalised word opening a sentence is an English word, as
+		// is a function word or adjective capitalised by mistake
+		// ("However, Current benchmarks").
+		if !capitalised(wd.text) || i == 0 || w.words[i-1].stop || wd.class&notModifier != 0 {
 			return false
 		}
 	}

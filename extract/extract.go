@@ -41,6 +41,7 @@ const (
 	stageTitleMethods                   // what a title's "via X" names is a technique
 	stageCompose                        // tasks take their model family's name
 	stageEnsureTask                     // every paper gets a task
+	stageSystems                        // named systems known by their company
 )
 
 // New returns an Extractor with the embedded vocabulary and
@@ -200,6 +201,10 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	name := w.name(acronyms)
 	w.datasets(acronyms, name)
 	w.checkpoints(name)
+	if x.off&stageSystems == 0 {
+		w.systems(acronyms, name)
+	}
+	w.verbTechniques()
 	if name != "" {
 		w.dropOwnName(name)
 	}
@@ -315,9 +320,9 @@ func (w *work) matchVocab(t *trie, ids []uint32) {
 		w.matches[i].first += w.bodyTok
 		w.matches[i].last += w.bodyTok
 	}
-	for _, m := range w.matches {
+	for k, m := range w.matches {
 		start, end := w.toks[m.first].start, w.toks[m.last].end
-		if t == w.x.v.entities && w.partOfName(start, end) {
+		if t == w.x.v.entities && (w.partOfName(start, end) || w.idiom(m) || w.shortFor(w.matches[:k], m)) {
 			continue
 		}
 		for _, e := range m.entries {
@@ -331,6 +336,54 @@ func (w *work) matchVocab(t *trie, ids []uint32) {
 			w.nested(t, ids, m)
 		}
 	}
+}
+
+// shortFor reports whether the one-token match m is the head of an
+// earlier, longer match of another entry, which it then stands for: in a
+// paper on dataset distillation, "the distillation problem" is dataset
+// distillation's, not knowledge distillation's.
+func (w *work) shortFor(earlier []match, m match) bool {
+	if m.first != m.last {
+		return false
+	}
+	key := w.toks[m.first].key
+	for _, e := range earlier {
+		if e.last > e.first && w.toks[e.last].key == key && !slices.Equal(e.entries, m.entries) {
+			return true
+		}
+	}
+	return false
+}
+
+// idioms are the set phrases in which a one-word alias is an ordinary
+// word: the attention a problem draws is no attention mechanism. Each
+// lists the words before and after it that make the phrase.
+var idioms = map[string]struct{ before, after map[string]bool }{
+	"attention": {
+		before: setOf(`pay pays paid paying draw draws drew drawn drawing attract attracts attracted
+			attracting gain gains gained gaining garner garnered receive receives received receiving
+			little less more much growing increasing considerable significant widespread special
+			particular careful close limited renewed`),
+		after: setOf("to from"),
+	},
+	// "simulation tasks" and "simulation benchmarks" are a domain.
+	"simulation": {after: setOf("task tasks benchmark benchmarks")},
+}
+
+// idiom reports whether the one-token match m is part of a set phrase
+// (see idioms).
+func (w *work) idiom(m match) bool {
+	if m.first != m.last {
+		return false
+	}
+	id, ok := idioms[strings.ToLower(w.toks[m.first].text)]
+	if !ok {
+		return false
+	}
+	if m.first > 0 && id.before[strings.ToLower(w.toks[m.first-1].text)] {
+		return true
+	}
+	return m.last+1 < len(w.toks) && id.after[strings.ToLower(w.toks[m.last+1].text)]
 }
 
 // ellipses links the first conjunct of a coordination that shares its
@@ -385,6 +438,11 @@ func (w *work) nested(t *trie, ids []uint32, m match) {
 			if in.first != 0 && in.last != r[1]-r[0] {
 				continue // inside, not at an end
 			}
+			if r[0] > m.first && in.first == in.last && !strings.HasSuffix(w.toks[m.first].text, "ing") {
+				// The head of "dataset distillation" names what it is
+				// a kind of, not a technique it uses.
+				continue
+			}
 			start, end := w.toks[r[0]+in.first].start, w.toks[r[0]+in.last].end
 			if c := w.text.Clean; start > 0 && c[start-1] == '-' || end < len(c) && c[end] == '-' {
 				continue
@@ -404,12 +462,23 @@ func (w *work) nested(t *trie, ids []uint32, m match) {
 // ("multi-LLM") keeps the match.
 func (w *work) partOfName(start, end int) bool {
 	s := w.text.Clean
+	if end+1 < len(s) && s[end] == '.' && s[end+1] >= '0' && s[end+1] <= '9' {
+		// "DeepSeek-V3" in the checkpoint "DeepSeek-V3.1-671B-A37B",
+		// which checkpoints links whole.
+		word := s[start:]
+		if i := strings.IndexAny(word, " \n"); i >= 0 {
+			word = word[:i]
+		}
+		return isModelName(strings.TrimRight(word, ",.;:)"))
+	}
 	if end+1 < len(s) && s[end] == '-' {
 		if c := s[end+1]; c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == 'v' && end+2 < len(s) && s[end+2] >= '0' && s[end+2] <= '9' {
 			return true
 		}
 	}
-	if start >= 2 && s[start-1] == '-' {
+	// "MAS" in "A2A-MAS" is part of a name; "diffusion" in
+	// "MLLM-diffusion architecture" is a compound's.
+	if start >= 2 && s[start-1] == '-' && !('a' <= s[start] && s[start] <= 'z') {
 		if c := s[start-2]; c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
 			return true
 		}
@@ -574,14 +643,19 @@ func (w *work) ensureTask() {
 // ("Gradient Descent with Large Step Sizes: ..."): the last resort of
 // ensureTask, for papers that study a method for its own sake.
 func (w *work) titleTechniqueTask() {
-	for _, f := range w.order {
-		if f.kind != graph.Technique || len(f.mentions) == 0 {
-			continue
-		}
-		for _, m := range f.mentions {
-			if m.Start < w.focus.title {
-				w.addMention(graph.Task, f.name, -1, m)
-				return
+	// Before the title turns to its method ("... via X") if one is
+	// there, else anywhere in the title: "Continuous Level-of-Detail via
+	// 3D Gaussian Splatting" studies what splatting can do.
+	for _, end := range []int{w.focus.title, w.base} {
+		for _, f := range w.order {
+			if f.kind != graph.Technique {
+				continue
+			}
+			for _, m := range f.mentions {
+				if m.Start < end {
+					w.addMention(graph.Task, f.name, -1, m)
+					return
+				}
 			}
 		}
 	}

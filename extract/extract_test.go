@@ -1,6 +1,8 @@
 package extract
 
 import (
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -208,6 +210,37 @@ func TestEmbeddedVocabularySize(t *testing.T) {
 		}
 	}
 	t.Logf("vocabulary: %v", n)
+}
+
+// TestEmbeddedVocabularyOneLinePerEntity holds the embedded files to one
+// line per entity: a second line of the same kind and name would merge
+// into the first when loaded, but a reader of one file would not see it,
+// and the ablation of a file would measure less than the file holds.
+func TestEmbeddedVocabularyOneLinePerEntity(t *testing.T) {
+	files, err := fs.Glob(vocabFS, "vocab/*.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := map[string]string{}
+	for _, name := range files {
+		b, err := vocabFS.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			f := strings.Split(line, "\t")
+			if len(f) < 2 || strings.HasPrefix(strings.TrimSpace(line), "#") {
+				continue
+			}
+			key := f[0] + ":" + strings.ToLower(strings.TrimPrefix(f[1], "="))
+			at := fmt.Sprintf("%s:%d", name, i+1)
+			if prev, ok := first[key]; ok {
+				t.Errorf("%s: %s %q is already at %s", at, f[0], f[1], prev)
+				continue
+			}
+			first[key] = at
+		}
+	}
 }
 
 // FuzzExtractTitled extracts papers with titles: offsets into the title

@@ -38,7 +38,8 @@ var taskHeads = setOf(`generation detection segmentation estimation forecasting 
 	leakage steering watermarking jailbreaking modeling modelling learning optimization optimisation
 	sampling coding programming inversion acceleration regression sparsification sensing bandits bandit
 	aggregation recovery hallucination interpretability computation measurement robustness fairness
-	safety security privacy transferability provenance management`)
+	safety security privacy transferability provenance management upsampling filtering
+	perception`)
 
 // agentHeads map the agent noun of a task to its head: "a unified image
 // tokenizer" does image tokenization, "an X detector" X detection.
@@ -76,6 +77,7 @@ var taskGerunds = map[string]string{
 	"jailbreaking": "jailbreaking", "unlearning": "unlearning", "modeling": "modeling",
 	"accelerating": "acceleration", "sampling": "sampling", "optimizing": "optimization",
 	"computing": "computation", "simulating": "simulation", "measuring": "measurement",
+	"filtering": "filtering", "upsampling": "upsampling",
 }
 
 // notModifiers end a phrase's modifiers on the left: function words,
@@ -99,7 +101,8 @@ var notModifiers = setOf(`a an the of for in on at to from by with via and or bu
 	one two three four five several various diverse multiple single due per
 	adaptive dynamic direct rapid heavy intermediate higher lower larger smaller greater deeper wider longer shorter
 	remarkable impressive rigorous realistic superior excellent competitive promising substantial notable
-	human-level
+	human-level arbitrary relevant downstream different distinct separate certain given
+	specific particular respective corresponding related additional
 	theoretical empirical fundamental key critical important significant complex challenging
 	current existing prior previous recent modern conventional traditional standard typical
 	require requires produce produces capture captures improve present propose proposes introduce
@@ -137,7 +140,7 @@ var participles = setOf(`supervised unsupervised self-supervised semi-supervised
 	reasoning training processing imaging sensing computing driving planning tracking
 	modeling modelling mining clustering ranking understanding matching editing forecasting
 	retrieval fine-tuning pretraining pre-training post-training prompting decoding sampling
-	coding programming routing scheduling manufacturing engineering rendering monitoring
+	coding programming routing scheduling queueing queuing manufacturing engineering rendering monitoring
 	anomaly assembly family early multi-agent`)
 
 // phrase is a task phrase found in the text: its canonical name and the
@@ -154,6 +157,45 @@ type phrase struct {
 // left are a clause, not a label.
 const maxModifiers = 3
 
+// statingVerbs state the problem a paper works on: "we study the problem
+// of contextual online bilateral trade".
+var statingVerbs = setOf("study studies consider considers address addresses tackle tackles investigate investigates")
+
+// statedProblem returns the noun phrase after the abstract's first "we
+// study the problem of": whatever its head, the paper says it is the
+// problem. A gerund there ("the problem of estimating ...") starts a
+// clause, which the gerund grammar reads instead, and one word
+// ("robustness") is a goal rather than a problem.
+func (w *work) statedProblem() (phrase, bool) {
+	for i := w.bodyWord; i+3 < len(w.words); i++ {
+		if !statingVerbs[w.words[i].lower] || !w.introducedBy(i) || w.words[i+1].lower != "the" ||
+			w.words[i+2].lower != "problem" || w.words[i+3].lower != "of" || w.words[i+2].comma {
+			continue
+		}
+		from, last := i+4, -1
+		for j := from; j < len(w.words) && j-from <= maxModifiers; j++ {
+			if !w.modifier(j) || w.words[j].open {
+				break
+			}
+			last = j
+			if m := w.words[j]; m.stop || m.comma || m.close {
+				break
+			}
+		}
+		if last <= from || w.words[from].class&taskGerund != 0 {
+			return phrase{}, false // one word ("robustness") is a goal
+		}
+		// The phrase ends where the text goes on with more of it: "the
+		// problem of graph sparsification in data streams" ends at
+		// "sparsification", not inside a longer noun phrase.
+		if n := last + 1; n < len(w.words) && !w.words[last].stop && !w.words[last].comma && w.modifier(n) {
+			return phrase{}, false
+		}
+		return phrase{name: w.phraseName(from, last, w.words[last].lower), start: w.words[from].start, end: w.words[last].end}, true
+	}
+	return phrase{}, false
+}
+
 // taskPhrases links the task phrases the paper is about, but for its own
 // name.
 func (w *work) taskPhrases(name string) {
@@ -164,6 +206,9 @@ func (w *work) taskPhrases(name string) {
 		}
 	}
 	if p, ok := w.titlePurpose(); ok && !slices.ContainsFunc(found, func(q phrase) bool { return q.start <= p.start && p.end <= q.end }) {
+		found = append(found, p)
+	}
+	if p, ok := w.statedProblem(); ok && !slices.ContainsFunc(found, func(q phrase) bool { return q.start <= p.start && p.end <= q.end }) {
 		found = append(found, p)
 	}
 	// A denied phrase is no mention, and does not make another one twice
@@ -219,6 +264,24 @@ func familyForm(name string) string {
 // synonymHeads are heads that fields use for one another: "evaluation of
 // image quality" is image quality assessment.
 var synonymHeads = map[string]string{"evaluation": "assessment", "assessment": "evaluation", "defence": "defense", "modelling": "modeling", "localisation": "localization", "optimisation": "optimization"}
+
+// modifierOrders returns name and, for two or three modifiers, the other
+// orders of them before the head: "image autoregressive generation" is
+// the vocabulary's autoregressive image generation.
+func modifierOrders(name string) []string {
+	f := strings.Fields(name)
+	out := []string{name}
+	switch len(f) {
+	case 3:
+		out = append(out, f[1]+" "+f[0]+" "+f[2])
+	case 4:
+		m, h := f[:3], f[3]
+		for _, o := range [][3]int{{0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}} {
+			out = append(out, m[o[0]]+" "+m[o[1]]+" "+m[o[2]]+" "+h)
+		}
+	}
+	return out
+}
 
 // headSynonyms returns name and, when its head has a synonym, name with
 // that head.
@@ -289,9 +352,11 @@ func (w *work) linkPhrase(p phrase) {
 	v := w.x.v
 	p.name = familyForm(p.name)
 	for _, name := range headSynonyms(p.name) {
-		if e, ok := v.tasks[normPhrase(name)]; ok {
-			w.add(graph.Task, v.entries[e].name, e, p.start, p.end)
-			return
+		for _, order := range modifierOrders(name) {
+			if e, ok := v.tasks[normPhrase(order)]; ok {
+				w.add(graph.Task, v.entries[e].name, e, p.start, p.end)
+				return
+			}
 		}
 	}
 	broader := -1
@@ -315,6 +380,30 @@ func (w *work) linkPhrase(p phrase) {
 	if f, ok := w.found[graph.EntityID(graph.Task, p.name)]; ok && f.broader < 0 {
 		f.broader = broader
 	}
+	if w.methodPhrase(words) {
+		w.add(graph.Technique, p.name, -1, p.start, p.end)
+	}
+}
+
+// methodPhrase reports whether a new task phrase is also a method, as
+// the roles of the vocabulary are: a kind of training ("policy-based
+// training"), or of a technique the vocabulary names in two words or more
+// ("skill-based reinforcement learning"). Heads such as "alignment" or
+// "modeling" alone name a problem as often as a method.
+func (w *work) methodPhrase(words []string) bool {
+	if words[len(words)-1] == "training" {
+		return true
+	}
+	for k := 1; k < len(words)-1; k++ {
+		// "graph machine learning" is a field, not a kind of method.
+		if genericTasks[strings.Join(words[k:], "-")] {
+			return false
+		}
+		if _, ok := w.x.v.byKey[graph.EntityID(graph.Technique, strings.Join(words[k:], " "))]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // namePart reports whether p is a name rather than a problem: part of
@@ -337,7 +426,26 @@ func (w *work) namePart(p phrase, name string) bool {
 			return false
 		}
 	}
-	return true
+	return !w.problemAcronym(p, name)
+}
+
+// problemAcronym reports whether the capitalised phrase p is the long
+// form of an acronym of a problem rather than of a method: "Future
+// Satellite Image Forecasting (FSIF)" where the paper is not FSIF and the
+// head names no procedure (as "Policy Optimization" of an unknown "XPO"
+// does).
+func (w *work) problemAcronym(p phrase, name string) bool {
+	f := strings.Fields(p.name)
+	if procedureHeads[f[len(f)-1]] {
+		return false
+	}
+	i, ok := slices.BinarySearchFunc(w.words, p.end, func(wd word, at int) int { return wd.end - at })
+	if !ok || i+1 >= len(w.words) {
+		return false
+	}
+	next := w.words[i+1]
+	acr := strings.Trim(next.text, "()[],.;:")
+	return next.open && acronymLike(acr) && singular(acr) != name && acr != name
 }
 
 // spells reports whether the capitals of name, in order, are letters of

@@ -3,6 +3,7 @@ package extract
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -120,6 +121,32 @@ func NewReader(r io.Reader, name string, opts ReaderOptions) *Reader {
 		source: filepath.Base(name),
 		opts:   opts,
 	}
+}
+
+// ContextReader returns a reader of r whose reads fail with ctx's error
+// once ctx has ended. A Reader consumes lines that hold no record (blank
+// lines between paragraphs, the rest of a record too long to keep)
+// within one call of Next, so its caller cannot stop it between calls:
+// `(printf 'H\n'; yes "") | papergraph extract /dev/stdin` read 13.8 GB
+// through Ctrl-C. Through ContextReader, Next stops within one buffer
+// (64 KiB) of ctx's end with a *RecordError wrapping ctx's error. A Read
+// blocked on its source stays blocked until that returns.
+func ContextReader(ctx context.Context, r io.Reader) io.Reader {
+	return contextReader{ctx: ctx, r: r}
+}
+
+// contextReader keeps the context its reads observe, as exec.Cmd does:
+// Reader.Next has no context argument of its own.
+type contextReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c contextReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // Skipped returns how many bad records were skipped so far.

@@ -362,6 +362,13 @@ func (v *vocab) index() {
 		for _, a := range e.aliases {
 			t.insert(a, i, e.exact)
 		}
+		if e.kind == graph.Technique {
+			for _, a := range append([]string{e.name}, e.aliases...) {
+				if l, ok := learner(a); ok {
+					t.insert(l, i, e.exact)
+				}
+			}
+		}
 		if e.kind == graph.Task && !e.role {
 			for _, a := range append([]string{e.name}, e.aliases...) {
 				if _, ok := v.tasks[normPhrase(a)]; !ok {
@@ -493,4 +500,17 @@ func (x *Extractor) Vocabulary() []graph.Entity {
 		out[i] = graph.Entity{Kind: e.kind, Name: e.name, Aliases: slices.Clone(e.aliases), Broader: slices.Clone(e.broader)}
 	}
 	return out
+}
+
+// learner returns the agent noun of a learning paradigm, which names the
+// paradigm as a component does: "an in-context learner" uses in-context
+// learning, "a meta-learner" meta-learning. Only modified paradigms:
+// "a learner" alone says nothing.
+func learner(name string) (string, bool) {
+	for _, sep := range []string{" ", "-"} {
+		if base, ok := strings.CutSuffix(name, sep+"learning"); ok && base != "" {
+			return base + sep + "learner", true
+		}
+	}
+	return "", false
 }

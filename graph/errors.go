@@ -24,4 +24,6 @@ var (
 	ErrBadCursor = errors.New("bad cursor")
 	// ErrNotEmpty: a bulk load was asked of a store that holds data.
 	ErrNotEmpty = errors.New("store is not empty")
+	// ErrNoSpace: the database's disk has too little space left to write.
+	ErrNoSpace = errors.New("not enough free disk space")
 )

@@ -6,7 +6,7 @@
 // Run, so the benchmark measures what users run and a fix reaches all
 // three.
 //
-//	src := ingest.Files(names, extract.ReaderOptions{Format: extract.Auto})
+//	src := ingest.Files(ctx, names, extract.ReaderOptions{Format: extract.Auto})
 //	defer src.Close()
 //	defer ingest.LimitMemory()()
 //	sum, err := ingest.Run(ctx, st, x, src, ingest.Options{})

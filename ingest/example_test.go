@@ -27,7 +27,7 @@ func ExampleRun() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	src := ingest.Files([]string{file}, extract.ReaderOptions{})
+	src := ingest.Files(context.Background(), []string{file}, extract.ReaderOptions{})
 	defer src.Close()
 	sum, err := ingest.Run(context.Background(), st, x, src, ingest.Options{})
 	if err != nil {

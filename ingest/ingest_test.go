@@ -101,7 +101,7 @@ func TestRun(t *testing.T) {
 			st := openTest(t)
 			ropts := extract.ReaderOptions{SkipBad: tt.skipBad}
 			if tt.again {
-				src := Files(tt.files, ropts)
+				src := Files(context.Background(), tt.files, ropts)
 				if _, err := Run(context.Background(), st, x, src, tt.opts); err != nil {
 					t.Fatal(err)
 				}
@@ -110,7 +110,7 @@ func TestRun(t *testing.T) {
 			calls, written := 0, 0
 			tt.opts.Progress = func(Summary) { calls++ }
 			tt.opts.Written = func(papers []graph.Paper) { written += len(papers) }
-			src := Files(tt.files, ropts)
+			src := Files(context.Background(), tt.files, ropts)
 			defer src.Close()
 			sum, err := Run(context.Background(), st, x, src, tt.opts)
 			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
@@ -148,7 +148,7 @@ func TestRunCanceled(t *testing.T) {
 	x := testExtractor(t)
 	st := openTest(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	src := Files([]string{writeJSONL(t, t.TempDir(), "a.jsonl", abstracts...)}, extract.ReaderOptions{})
+	src := Files(context.Background(), []string{writeJSONL(t, t.TempDir(), "a.jsonl", abstracts...)}, extract.ReaderOptions{})
 	defer src.Close()
 	sum, err := Run(ctx, st, x, src, Options{Batch: 1, Progress: func(Summary) { cancel() }})
 	if err != context.Canceled {

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -25,6 +26,9 @@ type Source interface {
 // FileSource reads files one after the other with extract's Reader. It
 // is not safe for concurrent use; Run calls it from one goroutine.
 type FileSource struct {
+	// ctx is the one given to Files, which its reads observe (as an
+	// exec.Cmd keeps its CommandContext's): Next has no context argument.
+	ctx     context.Context
 	fsys    fs.FS // nil: the operating system's files
 	names   []string
 	opts    extract.ReaderOptions
@@ -35,14 +39,16 @@ type FileSource struct {
 }
 
 // Files returns the Source of the named files, read in order with opts;
-// Close closes the file being read.
-func Files(names []string, opts extract.ReaderOptions) *FileSource {
-	return &FileSource{names: names, opts: opts}
+// Close closes the file being read. Once ctx ends, reading fails with its
+// error within 64 KiB of input (see extract.ContextReader), even inside a
+// run of lines that hold no record.
+func Files(ctx context.Context, names []string, opts extract.ReaderOptions) *FileSource {
+	return &FileSource{ctx: ctx, names: names, opts: opts}
 }
 
 // FilesFS is Files for files of fsys, such as the embedded seeds.
-func FilesFS(fsys fs.FS, names []string, opts extract.ReaderOptions) *FileSource {
-	return &FileSource{fsys: fsys, names: names, opts: opts}
+func FilesFS(ctx context.Context, fsys fs.FS, names []string, opts extract.ReaderOptions) *FileSource {
+	return &FileSource{ctx: ctx, fsys: fsys, names: names, opts: opts}
 }
 
 // Next returns the next document of the files, opening each in turn. An
@@ -61,7 +67,7 @@ func (s *FileSource) Next() (extract.Document, error) {
 				return extract.Document{}, err
 			}
 			s.f = f
-			s.r = extract.NewReader(&countingReader{r: f, n: &s.read}, name, s.opts)
+			s.r = extract.NewReader(extract.ContextReader(s.ctx, &countingReader{r: f, n: &s.read}), name, s.opts)
 		}
 		d, err := s.r.Next()
 		if errors.Is(err, io.EOF) {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -52,6 +53,7 @@ const internalCode = "INTERNAL_SERVER_ERROR"
 // passes here once.
 func (s *Server) presentError(ctx context.Context, err error) *gqlerror.Error {
 	gqlErr := graphql.DefaultErrorPresenter(ctx, err)
+	gqlErr.Message = clip(gqlErr.Message)
 	for _, c := range errorCodes {
 		if errors.Is(err, c.err) {
 			setCode(gqlErr, c.code)
@@ -72,6 +74,23 @@ func (s *Server) presentError(ctx context.Context, err error) *gqlerror.Error {
 		Path:       gqlErr.Path,
 		Extensions: map[string]any{"code": internalCode},
 	}
+}
+
+// maxMessage bounds an error's message: messages quote the argument they
+// reject, and a 500 KB id came back whole.
+const maxMessage = 512
+
+// clip returns msg cut to maxMessage bytes, at a rune boundary, with an
+// ellipsis when cut.
+func clip(msg string) string {
+	if len(msg) <= maxMessage {
+		return msg
+	}
+	cut := maxMessage
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return msg[:cut] + "…"
 }
 
 func setCode(e *gqlerror.Error, code string) {

@@ -14,7 +14,7 @@ func TestErrorCodesDocumented(t *testing.T) {
 		t.Skipf("no README beside the package: %v", err)
 	}
 	codes := []string{
-		internalCode, "DEPTH_LIMIT_EXCEEDED",
+		internalCode, "DEPTH_LIMIT_EXCEEDED", "RESPONSE_TOO_LARGE", "TOO_MANY_ERRORS",
 		// gqlgen's own.
 		"GRAPHQL_PARSE_FAILED", "GRAPHQL_VALIDATION_FAILED", "COMPLEXITY_LIMIT_EXCEEDED", "PERSISTED_QUERY_NOT_FOUND",
 	}

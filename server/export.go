@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -28,6 +29,7 @@ var exportStatus = []struct {
 	{graph.ErrBadID, http.StatusBadRequest},
 	{graph.ErrBadKind, http.StatusBadRequest},
 	{graph.ErrBadArgument, http.StatusBadRequest},
+	{context.DeadlineExceeded, http.StatusServiceUnavailable},
 }
 
 // NewExportHandler serves GET /export/{id}.{dot,svg,graphml,json}: the

@@ -1245,7 +1245,7 @@ type Query {
     paper: ID!
     "Kinds of entity that count as shared."
     kinds: [EntityKind!] = [DATASET]
-    "Least number of shared entities for a match."
+    "Least number of shared entities for a match, 1 or more."
     minShared: Int = 1
     "Also match papers whose entities share an ancestor in the taxonomy with the paper's."
     family: Boolean = false
@@ -1303,7 +1303,7 @@ type Query {
 input PaperInput {
   "The title, or null when unknown."
   title: String
-  "The abstract; its text decides the paper's id."
+  "The abstract, not empty and without NUL bytes, as ingest requires; its text decides the paper's id."
   abstract: String!
 }
 

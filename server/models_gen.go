@@ -87,7 +87,7 @@ type PaperEdge struct {
 type PaperInput struct {
 	// The title, or null when unknown.
 	Title *string `json:"title,omitempty"`
-	// The abstract; its text decides the paper's id.
+	// The abstract, not empty and without NUL bytes, as ingest requires; its text decides the paper's id.
 	Abstract string `json:"abstract"`
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/papergraph/papergraph/export"
 	"github.com/papergraph/papergraph/graph"
@@ -149,6 +150,9 @@ func (r *queryResolver) PapersSharing(ctx context.Context, paper string, kinds [
 	if err != nil {
 		return nil, err
 	}
+	if minShared != nil && *minShared < 1 {
+		return nil, fmt.Errorf("%w: minShared = %d (want 1 or more)", graph.ErrBadArgument, *minShared)
+	}
 	return r.store.Sharing(ctx, paper, graph.SharingQuery{Kinds: kinds, MinShared: or(minShared, 1), Family: deref(family), Limit: n})
 }
 
@@ -212,6 +216,9 @@ func (r *mutationResolver) AddPapers(ctx context.Context, input []PaperInput) (A
 	}
 	papers := make([]graph.Paper, len(input))
 	for i, in := range input {
+		if err := checkInput(in); err != nil {
+			return AddPapersResult{}, fmt.Errorf("%w: input[%d].%w", graph.ErrBadArgument, i, err)
+		}
 		p, err := r.extract(ctx, deref(in.Title), in.Abstract)
 		if err != nil {
 			return AddPapersResult{}, fmt.Errorf("input[%d]: %w", i, err)
@@ -223,6 +230,20 @@ func (r *mutationResolver) AddPapers(ctx context.Context, input []PaperInput) (A
 		return AddPapersResult{}, err
 	}
 	return AddPapersResult{Added: res.Added, Updated: res.Updated, Unchanged: res.Unchanged, Papers: papers}, nil
+}
+
+// checkInput rejects what ingest's reader rejects in a record: an empty
+// abstract, and NUL bytes (binary data).
+func checkInput(in PaperInput) error {
+	switch {
+	case strings.TrimSpace(in.Abstract) == "":
+		return errors.New("abstract is empty")
+	case strings.IndexByte(in.Abstract, 0) >= 0:
+		return errors.New("abstract holds a NUL byte")
+	case in.Title != nil && strings.IndexByte(*in.Title, 0) >= 0:
+		return errors.New("title holds a NUL byte")
+	}
+	return nil
 }
 
 func (r *paperResolver) Name(ctx context.Context, obj *graph.Paper) (*string, error) {

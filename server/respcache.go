@@ -5,7 +5,6 @@ import (
 	"net/http"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -32,14 +31,14 @@ import (
 // limits ran on the first request; the same bytes pass them again.
 type responseCache struct {
 	store Store
-	lru   *lru.LRU[cachedResponse]
+	lru   *byteLRU[cachedResponse]
 	// hits and misses count lookups.
 	hits, misses prometheus.Counter
 }
 
 // Bounds of what is cached: requests and responses larger than these are
-// served as usual, so the cache holds at most its size times their sum
-// (100 MiB at 2048 entries).
+// served as usual. The cache as a whole is bounded by its entries and its
+// bytes (Limits.ResponseCacheBytes).
 const (
 	maxCachedRequest  = 16 << 10
 	maxCachedResponse = 32 << 10
@@ -52,10 +51,12 @@ type cachedResponse struct {
 	body        []byte
 }
 
-func newResponseCache(st Store, size int, m *metrics) *responseCache {
+func newResponseCache(st Store, size int, bytes int64, m *metrics) *responseCache {
 	return &responseCache{
-		store:  st,
-		lru:    lru.New[cachedResponse](size),
+		store: st,
+		lru: newByteLRU(size, bytes, func(key string, e cachedResponse) int64 {
+			return int64(len(key) + len(e.operation) + len(e.contentType) + len(e.body) + 64)
+		}),
 		hits:   m.cached.WithLabelValues("hit"),
 		misses: m.cached.WithLabelValues("miss"),
 	}

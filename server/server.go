@@ -10,12 +10,10 @@ import (
 
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
-	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/papergraph/papergraph/graph"
 )
@@ -66,13 +64,27 @@ type Limits struct {
 	// its selection, and extract and search cost their input's size;
 	// default 20000.
 	MaxComplexity int
+	// MaxFields bounds the selections (fields, aliases, fragment spreads)
+	// written in a document, counted before it is parsed (see
+	// fieldLimit); default 1000.
+	MaxFields int
 	// MaxBodyBytes bounds a request body; larger ones get 413. Default 1 MiB.
 	MaxBodyBytes int64
+	// MaxResponseBytes bounds the data of one response; larger ones get
+	// RESPONSE_TOO_LARGE in its place (see responseLimit). Default 16 MiB.
+	MaxResponseBytes int
 	// Timeout bounds the time spent on one request; default 10 s.
 	Timeout time.Duration
 	// QueryCacheSize is the number of parsed queries and of persisted
 	// queries kept; default 1000.
 	QueryCacheSize int
+	// QueryCacheBytes bounds the memory of the parsed queries kept, as
+	// estimated from their length (see queryCache), and a quarter of it
+	// that of the persisted queries' text; default 64 MiB.
+	QueryCacheBytes int64
+	// ResponseCacheBytes bounds the bytes of the responses kept (see
+	// responseCache); default 32 MiB.
+	ResponseCacheBytes int64
 	// ResponseCacheSize is the number of query responses kept between
 	// writes (see responseCache); default 2048, negative disables it.
 	ResponseCacheSize int
@@ -89,14 +101,26 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxComplexity <= 0 {
 		l.MaxComplexity = 20000
 	}
+	if l.MaxFields <= 0 {
+		l.MaxFields = 1000
+	}
 	if l.MaxBodyBytes <= 0 {
 		l.MaxBodyBytes = 1 << 20
+	}
+	if l.MaxResponseBytes <= 0 {
+		l.MaxResponseBytes = 16 << 20
 	}
 	if l.Timeout <= 0 {
 		l.Timeout = 10 * time.Second
 	}
 	if l.QueryCacheSize <= 0 {
 		l.QueryCacheSize = 1000
+	}
+	if l.QueryCacheBytes <= 0 {
+		l.QueryCacheBytes = 64 << 20
+	}
+	if l.ResponseCacheBytes <= 0 {
+		l.ResponseCacheBytes = 32 << 20
 	}
 	if l.ResponseCacheSize == 0 {
 		l.ResponseCacheSize = 2048
@@ -106,6 +130,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	return l
 }
+
+// maxErrors bounds the errors of one response (see responseLimit).
+const maxErrors = 100
 
 // Server is the HTTP handler of the API:
 //
@@ -123,6 +150,8 @@ type Server struct {
 	limits Limits
 	log    *slog.Logger
 	cache  *responseCache // nil when disabled
+	// queries is gqlgen's cache of parsed documents.
+	queries *queryCache
 	// examples is the playground's example query of the store's current
 	// generation.
 	examples exampleCache
@@ -147,7 +176,7 @@ func New(cfg Options) (*Server, error) {
 	m := newMetrics(reg)
 	f := newFetchers(cfg.Store, m, s.limits.LoaderWait)
 	if s.limits.ResponseCacheSize > 0 {
-		s.cache = newResponseCache(cfg.Store, s.limits.ResponseCacheSize, m)
+		s.cache = newResponseCache(cfg.Store, s.limits.ResponseCacheSize, s.limits.ResponseCacheBytes, m)
 	}
 
 	mux := http.NewServeMux()
@@ -161,7 +190,7 @@ func New(cfg Options) (*Server, error) {
 		io.WriteString(w, "ok\n")
 	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
-	mux.Handle("/export/", s.cors(NewExportHandler(cfg.Store)))
+	mux.Handle("/export/", s.cors(s.exportLimits(NewExportHandler(cfg.Store))))
 	s.handler = mux
 	return s, nil
 }
@@ -186,16 +215,27 @@ func (s *Server) graphQL(m *metrics) http.Handler {
 	h.AddTransport(transport.Options{})
 	h.AddTransport(transport.GET{})
 	h.AddTransport(transport.POST{})
-	h.SetQueryCache(lru.New[*ast.QueryDocument](s.limits.QueryCacheSize))
+	s.queries = newQueryCache(s.limits.QueryCacheSize, s.limits.QueryCacheBytes)
+	h.SetQueryCache(s.queries)
 	h.SetErrorPresenter(s.presentError)
 	h.SetRecoverFunc(s.recoverPanic)
 	if !s.cfg.DisableIntrospection {
 		h.Use(extension.Introspection{})
 	}
-	h.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](s.limits.QueryCacheSize)})
+	h.Use(extension.AutomaticPersistedQuery{Cache: newByteLRU(s.limits.QueryCacheSize, s.limits.QueryCacheBytes/4, func(hash, query string) int64 {
+		return int64(len(hash) + len(query))
+	})})
+	// After the persisted-query extension, which fills in the query of a
+	// hash, and before parsing.
+	h.Use(fieldLimit{max: s.limits.MaxFields, queries: s.queries})
 	h.Use(m)
+	h.Use(responseLimit{maxErrors: maxErrors, maxBytes: s.limits.MaxResponseBytes})
+	h.Use(deadline{})
+	h.Use(snapshots{store: s.cfg.Store})
 	h.Use(depthLimit{max: s.limits.MaxDepth})
 	h.Use(newCostLimit(es, s.limits.MaxComplexity, !s.cfg.DisableIntrospection))
+	// After every limit: it keeps the documents they let run.
+	h.Use(s.queries)
 	if s.cache != nil {
 		h.Use(s.cache)
 	}
@@ -229,6 +269,9 @@ type request struct {
 	// responseCache).
 	cacheable bool
 	loaders   loaders
+	// parsed is the document gqlgen parsed for the request, until the
+	// limits pass it (see queryCache).
+	parsed parsed
 }
 
 type requestKey struct{}

@@ -27,6 +27,9 @@ type Store interface {
 	Search(ctx context.Context, query string, limit int) ([]graph.Hit, error)
 	CoOccurring(ctx context.Context, id string, q graph.CoOccurrenceQuery) ([]graph.CoOccurrence, error)
 	PutPapers(ctx context.Context, papers []graph.Paper) (graph.PutResult, error)
+	// Snapshot returns a context whose reads see one state of the store
+	// and the function that releases it (see snapshots).
+	Snapshot(ctx context.Context) (context.Context, func())
 	// Generation changes on every write the store knows of and is odd
 	// while one is under way; the response and example caches keep what
 	// they computed while it stays the same even number. A store that

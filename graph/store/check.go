@@ -41,7 +41,7 @@ const maxViolations = 1000
 // number of keys.
 func (s *Store) Check(ctx context.Context) ([]string, error) {
 	c := checker{ctx: ctx}
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		c.txn = txn
 		for _, step := range []func() error{
 			c.version, c.paperRecords, c.entityRecords, c.paperEdges, c.entityEdges,

@@ -30,7 +30,7 @@ func (s *Store) CoOccurring(ctx context.Context, id string, q graph.CoOccurrence
 		return nil, fmt.Errorf("co-occurring %s: %w", id, err)
 	}
 	var out []graph.CoOccurrence
-	err = s.db.View(func(txn *badger.Txn) error {
+	err = s.view(ctx, func(txn *badger.Txn) error {
 		if _, err := checkNode(txn, id); err != nil {
 			return err
 		}

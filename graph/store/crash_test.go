@@ -97,10 +97,43 @@ func TestCrash(t *testing.T) {
 	}
 }
 
-// reopenChecked opens the database a killed child left, checks every
-// invariant and returns its counts.
+// readOnlyChecked opens the database a killed child left read-only, as
+// check, stats and export do, before anything opened it read-write: it
+// checks every invariant, counts and reads every record, and returns the
+// counts.
+func readOnlyChecked(t *testing.T, dir string) graph.Stats {
+	t.Helper()
+	ctx := context.Background()
+	s, err := Open(dir, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("read-only open right after SIGKILL: %v", err)
+	}
+	defer func() {
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	mustCheck(t, s)
+	st, err := s.Stats(ctx)
+	if err != nil {
+		t.Fatalf("Stats read-only after SIGKILL: %v", err)
+	}
+	papers := 0
+	if err := s.Walk(ctx, func(graph.Paper) error { papers++; return nil }, func(graph.Entity) error { return nil }); err != nil {
+		t.Fatalf("Walk (export) read-only after SIGKILL: %v", err)
+	}
+	if papers != st.Papers {
+		t.Errorf("read-only after SIGKILL: Walk read %d papers, Stats says %d", papers, st.Papers)
+	}
+	return st
+}
+
+// reopenChecked opens the database a killed child left, first read-only
+// (see readOnlyChecked), then read-write, checks every invariant and
+// returns its counts, which must be the same both times.
 func reopenChecked(t *testing.T, dir string) graph.Stats {
 	t.Helper()
+	ro := readOnlyChecked(t, dir)
 	s, err := Open(dir, Options{})
 	if err != nil {
 		t.Fatalf("reopen after SIGKILL: %v", err)
@@ -115,6 +148,9 @@ func reopenChecked(t *testing.T, dir string) graph.Stats {
 		t.Fatal(err)
 	}
 	mustCheck(t, s)
+	if st.Papers != ro.Papers || st.Edges != ro.Edges {
+		t.Errorf("read-write open found %+v; read-only %+v", st, ro)
+	}
 	return st
 }
 

@@ -58,7 +58,7 @@ func (s *Store) ListPapers(ctx context.Context, q graph.PaperQuery) (graph.Paper
 		}
 	}
 	var page graph.PaperPage
-	err = s.db.View(func(txn *badger.Txn) error {
+	err = s.view(ctx, func(txn *badger.Txn) error {
 		if f.Entity != "" {
 			if ok, err := has(txn, entityKey(f.Entity)); err != nil || !ok {
 				if err == nil {
@@ -87,7 +87,7 @@ func (s *Store) ListPapers(ctx context.Context, q graph.PaperQuery) (graph.Paper
 // ListPapers.
 func (s *Store) PapersOf(ctx context.Context, q graph.PageOf) (graph.PaperPage, error) {
 	var page graph.PaperPage
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		var err error
 		page, err = papersOf(ctx, txn, s.cache, q)
 		return err
@@ -324,7 +324,7 @@ func (s *Store) ListEntities(ctx context.Context, q graph.EntityQuery) (graph.En
 		return graph.EntityPage{}, fmt.Errorf("list entities: %w: %d", graph.ErrBadKind, uint8(k))
 	}
 	var page graph.EntityPage
-	err = s.db.View(func(txn *badger.Txn) error {
+	err = s.view(ctx, func(txn *badger.Txn) error {
 		var refs []entityRef
 		var err error
 		switch {
@@ -477,7 +477,7 @@ func countEntities(txn *badger.Txn, k graph.Kind) (int, error) {
 // It serves dataloaders.
 func (s *Store) PapersOfEach(ctx context.Context, reqs []graph.PageOf) (pages []graph.PaperPage, errs []error, err error) {
 	pages, errs = make([]graph.PaperPage, len(reqs)), make([]error, len(reqs))
-	err = s.db.View(func(txn *badger.Txn) error {
+	err = s.view(ctx, func(txn *badger.Txn) error {
 		for i, r := range reqs {
 			if err := ctx.Err(); err != nil {
 				return err

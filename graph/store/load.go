@@ -250,7 +250,7 @@ func (l *Loader) add(papers []graph.Paper) error {
 		err = terr
 	}
 	if err != nil {
-		return fmt.Errorf("load: %w", err)
+		return err
 	}
 	w.commit()
 	tw.commit()
@@ -325,7 +325,7 @@ func (l *Loader) waitSpill() error {
 	r := <-l.spilling
 	l.spilling = nil
 	if r.err != nil {
-		return fmt.Errorf("load: spill run: %w", r.err)
+		return fmt.Errorf("spill run: %w", r.err)
 	}
 	for i, split := range r.splits {
 		l.runs[len(l.runs)-len(r.splits)+i].split = split
@@ -340,13 +340,20 @@ func (l *Loader) Finish(ctx context.Context) (graph.PutResult, error) {
 	if l.closed {
 		return graph.PutResult{}, errors.New("load: Finish after Finish or Close")
 	}
+	// l.failed already says "load:"; only write's errors need it.
 	err := l.failed
 	if err == nil {
-		err = l.write(ctx)
+		// The tables take about what the runs take, spilled and in memory.
+		err = checkSpace(l.s.dir, dirSize(l.dir)+int64(l.run.bytes+l.textRun.bytes))
+	}
+	if err == nil {
+		if err = l.write(ctx); err != nil {
+			err = fmt.Errorf("load: %w", err)
+		}
 	}
 	l.Close()
 	if err != nil {
-		return graph.PutResult{}, fmt.Errorf("load: %w", err)
+		return graph.PutResult{}, err
 	}
 	res := l.res
 	if len(l.dups) > 0 {
@@ -371,7 +378,7 @@ func (l *Loader) Close() error {
 	l.waitSpill()
 	l.run, l.textRun, l.edges = nil, nil, nil
 	err := os.RemoveAll(l.dir)
-	l.s.endWrite()
+	l.s.endWrite(nil, false)
 	l.s.writeMu.Unlock()
 	return err
 }

@@ -36,7 +36,7 @@ func (s *Store) Path(ctx context.Context, from, to string, maxHops int) (g graph
 	if maxHops < 1 || maxHops > maxPathHops {
 		return graph.Subgraph{}, false, fmt.Errorf("path %s %s: %w: max hops %d not in 1..%d", from, to, graph.ErrBadArgument, maxHops, maxPathHops)
 	}
-	err = s.db.View(func(txn *badger.Txn) error {
+	err = s.view(ctx, func(txn *badger.Txn) error {
 		for _, id := range []string{from, to} {
 			if _, err := checkNode(txn, id); err != nil {
 				return err

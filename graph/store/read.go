@@ -114,15 +114,6 @@ func (s *Store) Papers(ctx context.Context, ids []string) ([]*graph.Paper, error
 	return out, err
 }
 
-// view runs fn in a read transaction, unless ctx has ended: the one
-// snapshot of a read.
-func (s *Store) view(ctx context.Context, fn func(txn *badger.Txn) error) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return s.db.View(fn)
-}
-
 // readPaper reads paper id and its entities in txn through c (nil reads
 // Badger only), as Paper returns them.
 func readPaper(txn *badger.Txn, c *readCache, id string) (graph.Paper, error) {
@@ -369,7 +360,8 @@ func readPaperRecord(txn *badger.Txn, c *readCache, id string) (graph.Paper, err
 	if err != nil {
 		return p, fmt.Errorf("paper %s: %w", id, err)
 	}
-	if err := decodePaperRecord(v, &p); err != nil {
+	// v is the cache's, or a copy now kept there: never modified.
+	if err := decodeFrozenRecord(v, &p); err != nil {
 		return p, fmt.Errorf("paper %s: %w", id, err)
 	}
 	return p, nil

@@ -1,13 +1,13 @@
 package store
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dgraph-io/badger/v4"
 
@@ -19,24 +19,10 @@ import (
 // divide by log(1) = 0 or less; it counts as 2.
 func adamicAdar(degree uint64) float64 { return 1 / math.Log(float64(max(degree, 2))) }
 
-// Bounds of Sharing's work. A query reads every posting (0x04) of the
-// rarer shared entities, up to sharingBudget in all, and treats the others
-// — each above sharingHub papers, or past the budget — as hubs: of a hub it
-// reads only a window of its first postings (sharingWindow, or eight per
-// match asked for, at most sharingMaxWindow), and checks (see checkHubs)
-// whether the papers found through rare entities, at most sharingChecks
-// of them, are also linked to it. At 100k papers a hub linked to a third of
-// them would otherwise cost a scan of 33k keys per query; what the bound
-// costs in exactness is described at Sharing.
+// Bounds of the taxonomy followed with Family: part of what a family is.
 const (
-	sharingHub       = 2048
-	sharingBudget    = 8192
-	sharingWindow    = 256
-	sharingMaxWindow = 4096
-	sharingChecks    = 128
-	sharingGroups    = 64 // one bit each in a candidate's mask
-	taxonomyDepth    = 4  // levels followed up (0x08) or down (0x09)
-	taxonomyFamily   = 64 // entities in one family
+	taxonomyDepth  = 4  // levels followed up (0x08) or down (0x09)
+	taxonomyFamily = 64 // entities in one family
 )
 
 // shareGroup is what a candidate paper may share with the query paper: an
@@ -48,32 +34,25 @@ type shareGroup struct {
 	degree    uint64 // papers linked to the members, summed
 	bonus     float64
 	ancestors map[string]bool // strict ancestors of id, with Family
-	full      bool            // every posting read
+	list      []uint32        // ordinals of the papers linked to a member
+	above     []int           // groups that are ancestors of this one
 }
 
 // Sharing returns the papers sharing at least q.MinShared entities of
 // q.Kinds with the paper id, best first: by Adamic-Adar score (the sum over
-// shared entities of 1/log(degree)), then by paper id. With q.Family a
-// paper also shares an ancestor A of the paper's entity E (E itself
-// included) when it links to A or a descendant of A; the shared entity
-// listed is the most specific such A and its degree is the sum over the
-// family. It fails with ErrBadID for a malformed id and ErrNotFound for a
-// missing paper; a paper without entities of q.Kinds has no matches.
+// shared entities of 1/log(degree), a degree below 2 counting as 2), then
+// by paper id. With q.Family a paper also shares an ancestor A of the
+// paper's entity E (E itself included) when it links to A or a descendant
+// of A (up to taxonomyDepth levels and taxonomyFamily entities each way);
+// the shared entity listed is the most specific such A, an ancestor of
+// another shared entity is not counted, and A's degree is the sum over
+// its family. It fails with ErrBadID for a malformed id and ErrNotFound
+// for a missing paper; a paper without entities of q.Kinds has no matches.
 //
-// Exactness: every paper sharing a non-hub entity (see sharingHub) is
-// scored exactly, hubs included, when the read cache holds the hubs'
-// papers (see hubLists), as it does between writes for hubs under
-// cacheMaxPostings papers. Otherwise, as long as at most sharingChecks such
-// papers must be checked before the best q.Limit are settled (the check
-// goes best-first by an upper bound, so it usually settles within a few
-// dozen); past that the others are ranked without their hubs, a lower
-// bound of their score, and their hubs are missing from Shared. Papers sharing only hubs are taken from the postings of the
-// hubs up to a common paper id (the first postings of the largest hub,
-// see sharingWindow): as ids are hashes that is a uniform sample, and as ties
-// are broken by paper id it is the exact answer when all of them share
-// the same hubs; a paper beyond the window that shares more hubs than
-// those in it is missed. Its score would be below sum(1/log(sharingHub))
-// per hub anyway.
+// The answer is exact whatever the entities' degrees: the papers of each
+// shared entity come from an in-memory index of sorted paper ordinals
+// (shareIndex), taken rarest first until no paper not yet seen could
+// still reach the q.Limit-th best score (see rankSharing).
 func (s *Store) Sharing(ctx context.Context, id string, q graph.SharingQuery) ([]graph.Match, error) {
 	if !graph.IsPaperID(id) {
 		return nil, fmt.Errorf("sharing %q: %w: not a paper id", id, graph.ErrBadID)
@@ -87,8 +66,13 @@ func (s *Store) Sharing(ctx context.Context, id string, q graph.SharingQuery) ([
 	if err != nil {
 		return nil, fmt.Errorf("sharing %s: %w", id, err)
 	}
+	x, release, err := s.sharingIndex()
+	if err != nil {
+		return nil, fmt.Errorf("sharing %s: %w", id, err)
+	}
+	defer release()
 	var out []graph.Match
-	err = s.db.View(func(txn *badger.Txn) error {
+	err = s.view(ctx, func(txn *badger.Txn) error {
 		if _, ok, err := s.cache.record(txn, id); err != nil || !ok {
 			if err == nil {
 				err = fmt.Errorf("paper %s: %w", id, graph.ErrNotFound)
@@ -107,18 +91,28 @@ func (s *Store) Sharing(ctx context.Context, id string, q graph.SharingQuery) ([
 				own = append(own, eid)
 			}
 		}
-		groups, err := shareGroups(txn, sc, own, q.Family)
-		if err != nil {
-			return err
-		}
+		groups := shareGroups(sc, own, q.Family)
 		if len(groups) == 0 {
 			return nil
 		}
-		ranked, err := rankSharing(ctx, sc, id, groups, minShared, limit)
+		var src shareLists = x
+		if x == nil {
+			var members []string
+			for _, g := range groups {
+				members = append(members, g.members...)
+			}
+			if src, err = readBadgerLists(sc, members); err != nil {
+				return err
+			}
+		}
+		var self paperKeyID
+		copy(self[:], id)
+		groups = sortGroups(src, groups)
+		best, err := rankSharing(ctx, src, self, groups, minShared, limit)
 		if err != nil {
 			return err
 		}
-		out, err = readMatches(txn, s.cache, groups, ranked)
+		out, err = readMatches(txn, s.cache, groups, best)
 		return err
 	})
 	if err != nil {
@@ -127,20 +121,17 @@ func (s *Store) Sharing(ctx context.Context, id string, q graph.SharingQuery) ([
 	return out, nil
 }
 
-// shareGroups builds the groups of the paper's entities own, sorted by
-// degree then id, hubs marked, at most sharingGroups (the largest, which
-// weigh least, are dropped beyond that).
-func shareGroups(txn *badger.Txn, sc *keyScanner, own []string, family bool) ([]*shareGroup, error) {
+// shareGroups builds the groups of the paper's entities own, without their
+// papers (see sortGroups).
+func shareGroups(sc *keyScanner, own []string, family bool) []*shareGroup {
 	byID := make(map[string]*shareGroup)
 	var groups []*shareGroup
-	add := func(gid string) *shareGroup {
-		if g := byID[gid]; g != nil {
-			return g
+	add := func(gid string) {
+		if byID[gid] == nil {
+			g := &shareGroup{id: gid, members: []string{gid}}
+			byID[gid] = g
+			groups = append(groups, g)
 		}
-		g := &shareGroup{id: gid, members: []string{gid}}
-		byID[gid] = g
-		groups = append(groups, g)
-		return g
 	}
 	for _, e := range own {
 		add(e)
@@ -150,38 +141,65 @@ func shareGroups(txn *badger.Txn, sc *keyScanner, own []string, family bool) ([]
 			}
 		}
 	}
-	for _, g := range groups {
-		if family {
+	if family {
+		for _, g := range groups {
 			g.members = append(g.members, taxonomyWalk(sc, prefixNarrower, g.id, taxonomyDepth)...)
 			g.ancestors = make(map[string]bool)
 			for _, a := range taxonomyWalk(sc, prefixBroader, g.id, taxonomyDepth) {
 				g.ancestors[a] = true
 			}
 		}
+	}
+	return groups
+}
+
+// sortGroups fills in the groups' papers, degree and weight from src and
+// sorts them by degree then id: rarest, so heaviest, first.
+func sortGroups(src shareLists, groups []*shareGroup) []*shareGroup {
+	for _, g := range groups {
+		g.degree = 0
 		for _, m := range g.members {
-			d, err := sc.cache.degree(txn, m)
-			if err != nil {
-				return nil, err
-			}
-			g.degree += d
+			g.degree += uint64(len(src.list(m)))
 		}
 		g.bonus = adamicAdar(g.degree)
+		g.list = src.list(g.members[0])
+		for _, m := range g.members[1:] {
+			g.list = unionOrdinals(g.list, src.list(m))
+		}
 	}
 	slices.SortFunc(groups, func(a, b *shareGroup) int {
 		return cmp.Or(cmp.Compare(a.degree, b.degree), strings.Compare(a.id, b.id))
 	})
-	if len(groups) > sharingGroups {
-		groups = groups[:sharingGroups]
-	}
-	budget := uint64(sharingBudget)
-	for _, g := range groups {
-		if g.degree > sharingHub || g.degree > budget {
-			break
+	for i, g := range groups {
+		for j, h := range groups {
+			if g.ancestors[h.id] {
+				groups[i].above = append(groups[i].above, j)
+			}
 		}
-		g.full = true
-		budget -= g.degree
 	}
-	return groups, nil
+	return groups
+}
+
+// unionOrdinals returns the ascending union of two ascending lists, in a
+// new array.
+func unionOrdinals(a, b []uint32) []uint32 {
+	out := make([]uint32, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			out = append(out, a[i])
+			i++
+		case b[j] < a[i]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
 }
 
 // taxonomyWalk returns the entities reachable from id through taxonomy
@@ -210,256 +228,303 @@ func taxonomyWalk(sc *keyScanner, prefix byte, id string, depth int) []string {
 	return out
 }
 
+// ranked is a match before its records are read: shared holds the
+// indexes of the groups it shares, ancestors of others dropped.
 type ranked struct {
-	id    paperKeyID
-	mask  uint64 // groups shared, after dropping ancestors of shared groups
-	score float64
+	ord    uint32
+	id     paperKeyID
+	score  float64
+	shared []int
 }
 
-// rankSharing finds and scores the candidates, best first, at most limit.
-func rankSharing(ctx context.Context, sc *keyScanner, self string, groups []*shareGroup, minShared, limit int) ([]ranked, error) {
-	var selfID paperKeyID
-	copy(selfID[:], self)
-	cands := make(map[paperKeyID]uint64)
-	var scanErr error
-	collect := func(bit uint64, member string, end *paperKeyID, maxN int) (last paperKeyID, n int) {
-		err := sc.eachPosting(member, func(pid paperKeyID) bool {
-			if (end != nil && bytes.Compare(pid[:], end[:]) > 0) || n == maxN {
-				return false
-			}
-			last, n = pid, n+1
-			if pid != selfID {
-				cands[pid] |= bit
-			}
-			return true
-		})
-		scanErr = cmp.Or(scanErr, err)
-		return last, n
-	}
-	var hubs []int
-	for i, g := range groups {
-		if g.full {
-			for _, m := range g.members {
-				collect(1<<i, m, nil, -1)
-			}
-		} else {
-			hubs = append(hubs, i)
-		}
-	}
-	if err := cmp.Or(scanErr, ctx.Err()); err != nil {
-		return nil, err
-	}
-	// The hub window: all hubs' postings up to one paper id, so that within
-	// it a candidate's hub bits are exact. The largest hub is the densest,
-	// so its first sharingWindow postings end earliest; a smaller hub
-	// that still fills its window moves the end down.
-	window := min(max(sharingWindow, 8*limit), sharingMaxWindow)
-	var windowEnd paperKeyID
-	haveWindow := false
-	if len(hubs) > 0 {
-		for i := range windowEnd {
-			windowEnd[i] = 0xff
-		}
-		for j := len(hubs) - 1; j >= 0; j-- {
-			g := groups[hubs[j]]
-			for _, m := range g.members {
-				last, n := collect(1<<hubs[j], m, &windowEnd, window)
-				if n == window {
-					windowEnd = last
-				}
-			}
-		}
-		haveWindow = true
-		if scanErr != nil {
-			return nil, scanErr
-		}
-	}
-	inWindow := func(pid paperKeyID) bool {
-		return haveWindow && bytes.Compare(pid[:], windowEnd[:]) <= 0
-	}
-	var hubMask uint64
-	hubBits := make(map[string]uint64) // hub member -> its groups' bits
-	for _, i := range hubs {
-		hubMask |= 1 << i
-		for _, m := range groups[i].members {
-			hubBits[m] |= 1 << i
-		}
-	}
-	// With every hub's papers in the cache, a candidate's hubs are found
-	// there, exactly and without a read: check them all.
-	lists, err := sc.hubLists(groups, hubs)
-	if err != nil {
-		return nil, err
-	}
+// candidate is a paper found through the groups processed so far: cnt of
+// them and raw the sum of their bonus in group order; mask has the bits
+// of those among the first 64 groups (membership of the others is looked
+// up in their lists, see has).
+type candidate struct {
+	ord  uint32
+	cnt  int32
+	raw  float64
+	mask uint64
+}
 
-	// Candidates with the same known mask and window status have the same
-	// upper bound: bucket them rather than sort thousands of ids.
-	type bucketKey struct {
-		mask    uint64
-		unknown bool
-	}
-	buckets := make(map[bucketKey][]paperKeyID)
-	for pid, mask := range cands {
-		// A posting beyond the window end may have been read for a hub
-		// member before the end moved down: drop those hub bits, they are
-		// checked with the rest.
-		unknown := len(hubs) > 0 && !inWindow(pid)
-		if unknown {
-			mask &^= hubMask
-		}
-		bk := bucketKey{mask, unknown}
-		buckets[bk] = append(buckets[bk], pid)
-	}
-	type bucket struct {
-		bucketKey
-		ub  float64
-		ids []paperKeyID
-	}
-	var order []bucket
-	for bk, ids := range buckets {
-		ubMask := bk.mask
-		if bk.unknown {
-			ubMask |= hubMask
-		}
-		// The bound counts shared groups before ancestors are dropped, and
-		// sums in group order like the final score, so it is never below it.
-		if popcount(ubMask) < minShared {
-			continue
-		}
-		order = append(order, bucket{bk, groupScore(groups, ubMask), ids})
-	}
-	slices.SortFunc(order, func(a, b bucket) int { return cmp.Compare(b.ub, a.ub) })
+// Bounds of rankSharing's bound checks.
+const (
+	// probeMin is the size of a group's list below which it is merged
+	// without first looking for a better bound: merging a small list costs
+	// less than the probe.
+	probeMin = 256
+	// slack absorbs rounding: a bound is a sum in another order than the
+	// score, and may fall an ulp below it.
+	slack = 1e-9
+)
 
-	var best []ranked
-	checks := 0
-	for _, b := range order {
-		if len(best) == limit && b.ub < best[limit-1].score {
+// below reports whether a score bounded by ub surely ranks below t.
+func below(ub, t float64) bool { return ub*(1+slack) < t }
+
+// ranker holds one rankSharing call's state.
+type ranker struct {
+	src       shareLists
+	groups    []*shareGroup
+	rest      []float64 // rest[j]: the bonus of groups j.. summed
+	minShared int
+	limit     int
+	family    bool
+	seen      []bool // scratch of final, a slot per group
+	dropped   []bool
+}
+
+// rankSharing returns the best limit papers, other than self, sharing at
+// least minShared of groups (sorted rarest first), exactly. It merges the
+// groups' lists in order into the set of candidates while a paper first
+// found in the next group could still rank: once groups j.. sum to less
+// than the limit-th best score found so far (t, by probe), none can, and
+// the remaining groups are only looked up for the candidates whose score
+// could still reach t, dropping the others. On 100k papers a query whose
+// paper is on a hub of 33k papers merges one or two such lists, tens of
+// microseconds each.
+func rankSharing(ctx context.Context, src shareLists, self paperKeyID, groups []*shareGroup, minShared, limit int) ([]ranked, error) {
+	n := len(groups)
+	r := &ranker{src: src, groups: groups, rest: make([]float64, n+1), minShared: minShared, limit: limit,
+		seen: make([]bool, n), dropped: make([]bool, n)}
+	for j := n - 1; j >= 0; j-- {
+		r.rest[j] = r.rest[j+1] + groups[j].bonus
+		r.family = r.family || len(groups[j].above) > 0
+	}
+	selfOrd, hasSelf := src.ordinal(self)
+	bufs := candidatePool.Get().(*[2][]candidate)
+	defer candidatePool.Put(bufs)
+	cands, spare := bufs[0][:0], bufs[1][:0]
+	defer func() { bufs[0], bufs[1] = cands[:0], spare[:0] }()
+	t, haveT := 0.0, false
+	j := 0
+	for ; j < n; j++ {
+		if n-j < minShared || (haveT && below(r.rest[j], t)) {
 			break
 		}
-		slices.SortFunc(b.ids, func(x, y paperKeyID) int { return bytes.Compare(x[:], y[:]) })
-		for _, pid := range b.ids {
-			if len(best) == limit {
-				kth := best[limit-1]
-				if b.ub < kth.score || (b.ub == kth.score && bytes.Compare(pid[:], kth.id[:]) > 0) {
-					break
-				}
-			}
-			mask := b.mask
-			switch {
-			case b.unknown && lists != nil:
-				for m, ids := range lists {
-					if _, ok := slices.BinarySearchFunc(ids, pid, func(a, b paperKeyID) int { return bytes.Compare(a[:], b[:]) }); ok {
-						mask |= hubBits[m]
-					}
-				}
-			case b.unknown && checks < sharingChecks:
-				checks++
-				var err error
-				if mask, err = checkHubs(sc, pid, mask, hubBits); err != nil {
-					return nil, err
-				}
-			}
-			mask = dropAncestors(groups, mask)
-			if popcount(mask) < minShared {
-				continue
-			}
-			r := ranked{pid, mask, groupScore(groups, mask)}
-			at, _ := slices.BinarySearchFunc(best, r, func(a, b ranked) int {
-				return cmp.Or(cmp.Compare(b.score, a.score), bytes.Compare(a.id[:], b.id[:]))
-			})
-			if at < limit {
-				best = slices.Insert(best, at, r)
-				if len(best) > limit {
-					best = best[:limit]
-				}
+		cands, spare = mergeGroup(spare[:0], cands, groups[j].list, j, groups[j].bonus, selfOrd, hasSelf), cands
+		if j+1 < n && len(cands) >= limit && len(groups[j+1].list) >= probeMin {
+			if pt, ok := r.probe(cands, j+1); ok && (!haveT || pt > t) {
+				t, haveT = pt, true
 			}
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 	}
+	for k := j; k < n; k++ {
+		w := 0
+		for _, c := range cands {
+			if int(c.cnt)+n-k < minShared || (haveT && below(c.raw+r.rest[k], t)) {
+				continue
+			}
+			cands[w] = c
+			w++
+		}
+		cands = cands[:w]
+		intersectGroup(cands, groups[k].list, k, groups[k].bonus)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var best []ranked
+	for i := range cands {
+		c := &cands[i]
+		score, cnt := c.raw, int(c.cnt)
+		if r.family {
+			score, cnt = r.final(c, n)
+		}
+		if cnt < minShared {
+			continue
+		}
+		if len(best) == limit {
+			kth := &best[limit-1]
+			if score < kth.score || (score == kth.score && src.compare(c.ord, kth.ord) > 0) {
+				continue
+			}
+		}
+		e := ranked{ord: c.ord, score: score}
+		at, _ := slices.BinarySearchFunc(best, e, func(a, b ranked) int {
+			return cmp.Or(cmp.Compare(b.score, a.score), src.compare(a.ord, b.ord))
+		})
+		best = slices.Insert(best, at, e)
+		if len(best) > limit {
+			best = best[:limit]
+		}
+	}
+	for i := range best {
+		c := candidate{ord: best[i].ord, mask: r.maskOf(best[i].ord)}
+		best[i].shared = r.sharedOf(&c, n)
+		best[i].id = src.id(best[i].ord)
+	}
 	return best, nil
 }
 
-// hubLists returns the papers of every member of the hub groups, when the
-// cache serves sc and can hold them all; else nil. The first query that
-// needs a hub reads all its papers into the cache (a scan of 33k keys
-// takes about 13ms at 100k papers), for every later one to find them
-// there.
-func (sc *keyScanner) hubLists(groups []*shareGroup, hubs []int) (map[string][]paperKeyID, error) {
-	if len(hubs) == 0 || !sc.cache.serving(sc.txn) {
-		return nil, nil
-	}
-	lists := make(map[string][]paperKeyID)
-	for _, i := range hubs {
-		if groups[i].degree >= cacheMaxPostings {
-			return nil, nil
-		}
-		for _, m := range groups[i].members {
-			ids, err := sc.allPostings(m)
-			if err != nil {
-				return nil, err
-			}
-			lists[m] = ids
-		}
-	}
-	return lists, nil
-}
-
-// checkHubs adds to mask the bits of the hub groups that paper pid is
-// linked to: one point read of its edges (about 10µs at 100k papers), or
-// a cache lookup.
-func checkHubs(sc *keyScanner, pid paperKeyID, mask uint64, hubBits map[string]uint64) (uint64, error) {
-	v, err := sc.cache.edgesOf(sc.txn, string(pid[:]))
-	if err != nil {
-		return 0, err
-	}
-	for len(v) > 0 {
-		i := bytes.IndexByte(v, sep)
-		if i < 0 {
-			return 0, fmt.Errorf("paper %s: bad edges value", pid[:])
-		}
-		mask |= hubBits[string(v[:i])]
-		v = v[i+1:]
-	}
-	return mask, nil
-}
-
-// groupScore sums the bonus of the groups in mask, in group order.
-func groupScore(groups []*shareGroup, mask uint64) float64 {
-	var s float64
-	for i, g := range groups {
-		if mask&(1<<i) != 0 {
-			s += g.bonus
-		}
-	}
-	return s
-}
-
-// dropAncestors removes from mask the groups that are ancestors of another
-// group in mask: a paper on OSWorld-G shares OSWorld-G with another on
-// OSWorld-G, not also their ancestor OSWorld.
-func dropAncestors(groups []*shareGroup, mask uint64) uint64 {
-	out := mask
-	for i, g := range groups {
-		if mask&(1<<i) == 0 || g.ancestors == nil {
+// probe returns the limit-th best exact score among the candidates with
+// the highest raw scores, groups known.. not merged yet, and whether
+// limit of them qualify: a lower bound of the limit-th best score of all.
+func (r *ranker) probe(cands []candidate, known int) (float64, bool) {
+	p := r.limit + 8
+	top := make([]*candidate, 0, p)
+	for i := range cands {
+		c := &cands[i]
+		if len(top) == p && c.raw <= top[p-1].raw {
 			continue
 		}
-		for j, h := range groups {
-			if mask&(1<<j) != 0 && g.ancestors[h.id] {
-				out &^= 1 << j
+		at, _ := slices.BinarySearchFunc(top, c, func(a, b *candidate) int { return cmp.Compare(b.raw, a.raw) })
+		top = slices.Insert(top, at, c)
+		if len(top) > p {
+			top = top[:p]
+		}
+	}
+	scores := make([]float64, 0, p)
+	for _, c := range top {
+		if s, cnt := r.final(c, known); cnt >= r.minShared {
+			scores = append(scores, s)
+		}
+	}
+	if len(scores) < r.limit {
+		return 0, false
+	}
+	slices.Sort(scores)
+	return scores[len(scores)-r.limit], true
+}
+
+// has reports whether candidate c shares group i, given that groups
+// before known have been merged into or looked up for it.
+func (r *ranker) has(c *candidate, i, known int) bool {
+	if i < 64 && i < known {
+		return c.mask&(1<<i) != 0
+	}
+	_, ok := slices.BinarySearch(r.groups[i].list, c.ord)
+	return ok
+}
+
+// maskOf returns the bits of the first 64 groups that paper ord shares.
+func (r *ranker) maskOf(ord uint32) uint64 {
+	var m uint64
+	for i, g := range r.groups[:min(len(r.groups), 64)] {
+		if _, ok := slices.BinarySearch(g.list, ord); ok {
+			m |= 1 << i
+		}
+	}
+	return m
+}
+
+// mark sets r.seen to the groups c shares, ancestors of others dropped.
+func (r *ranker) mark(c *candidate, known int) {
+	for i := range r.groups {
+		r.seen[i] = r.has(c, i, known)
+		r.dropped[i] = false
+	}
+	for i, g := range r.groups {
+		if r.seen[i] {
+			for _, a := range g.above {
+				r.dropped[a] = true
 			}
+		}
+	}
+	for i := range r.groups {
+		r.seen[i] = r.seen[i] && !r.dropped[i]
+	}
+}
+
+// sharedOf returns the groups c shares, ancestors of others dropped.
+func (r *ranker) sharedOf(c *candidate, known int) []int {
+	r.mark(c, known)
+	var out []int
+	for i, ok := range r.seen {
+		if ok {
+			out = append(out, i)
 		}
 	}
 	return out
 }
 
-func popcount(m uint64) int {
+// final returns c's exact score and count of shared groups, summing in
+// group order as the raw score does.
+func (r *ranker) final(c *candidate, known int) (float64, int) {
+	r.mark(c, known)
+	var s float64
 	n := 0
-	for ; m != 0; m &= m - 1 {
-		n++
+	for i, ok := range r.seen {
+		if ok {
+			s += r.groups[i].bonus
+			n++
+		}
 	}
-	return n
+	return s, n
+}
+
+// candidatePool keeps rankSharing's two candidate arrays between calls:
+// with a hub of 33k papers each is 800 KB, which allocating and clearing
+// anew cost more than the merge.
+var candidatePool = sync.Pool{New: func() any { return new([2][]candidate) }}
+
+// mergeGroup returns into dst the union of cands and the papers list of
+// group j (ascending, as cands is by ordinal), self left out.
+func mergeGroup(dst, cands []candidate, list []uint32, j int, bonus float64, self uint32, hasSelf bool) []candidate {
+	var bit uint64
+	if j < 64 {
+		bit = 1 << j
+	}
+	dst = slices.Grow(dst, len(cands)+len(list))
+	i := 0
+	for _, v := range list {
+		for i < len(cands) && cands[i].ord < v {
+			dst = append(dst, cands[i])
+			i++
+		}
+		if i < len(cands) && cands[i].ord == v {
+			c := cands[i]
+			c.cnt++
+			c.raw += bonus
+			c.mask |= bit
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		if hasSelf && v == self {
+			continue
+		}
+		dst = append(dst, candidate{ord: v, cnt: 1, raw: bonus, mask: bit})
+	}
+	return append(dst, cands[i:]...)
+}
+
+// intersectGroup adds group j to the candidates on its list: by binary
+// search in what is left of the list when there are few candidates, else
+// by walking both.
+func intersectGroup(cands []candidate, list []uint32, j int, bonus float64) {
+	var bit uint64
+	if j < 64 {
+		bit = 1 << j
+	}
+	mark := func(c *candidate) {
+		c.cnt++
+		c.raw += bonus
+		c.mask |= bit
+	}
+	if len(cands)*16 < len(list) {
+		lo := 0
+		for i := range cands {
+			at, ok := slices.BinarySearch(list[lo:], cands[i].ord)
+			lo += at
+			if ok {
+				mark(&cands[i])
+			}
+		}
+		return
+	}
+	k := 0
+	for i := range cands {
+		for k < len(list) && list[k] < cands[i].ord {
+			k++
+		}
+		if k < len(list) && list[k] == cands[i].ord {
+			mark(&cands[i])
+		}
+	}
 }
 
 // readMatches reads the records of the ranked papers and their shared
@@ -473,10 +538,8 @@ func readMatches(txn *badger.Txn, c *readCache, groups []*shareGroup, best []ran
 			return nil, err
 		}
 		m := graph.Match{Paper: p, Score: r.score}
-		for i, g := range groups {
-			if r.mask&(1<<i) == 0 {
-				continue
-			}
+		for _, i := range r.shared {
+			g := groups[i]
 			e, ok := ents[g.id]
 			if !ok {
 				if e, err = c.entity(txn, g.id); err != nil {

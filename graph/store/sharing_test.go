@@ -11,65 +11,156 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/papergraph/papergraph/corpus"
 	"github.com/papergraph/papergraph/graph"
 )
 
 // bruteSharing ranks, by brute force over papers, the papers sharing
 // entities of kinds with paper id (no taxonomy): the answer Sharing must
-// give when it is exact.
+// give.
 func bruteSharing(papers []graph.Paper, id string, kinds []graph.Kind, minShared, limit int) []string {
-	degree := make(map[string]uint64)
-	var own map[string]bool
+	return newBrute(papers).rank(id, graph.SharingQuery{Kinds: kinds, MinShared: minShared, Limit: limit})
+}
+
+// brute is a graph held as maps, for bruteSharing and its family form: a
+// taxonomy from the entities' Broader names (same kind), followed as
+// Sharing's documentation says.
+type brute struct {
+	papers  []graph.Paper
+	has     map[string]map[string]bool // paper -> entity ids
+	degree  map[string]uint64
+	broader map[string][]string
+	narrow  map[string][]string
+}
+
+func newBrute(papers []graph.Paper) *brute {
+	b := &brute{papers: papers, has: map[string]map[string]bool{}, degree: map[string]uint64{},
+		broader: map[string][]string{}, narrow: map[string][]string{}}
+	seen := map[[2]string]bool{}
 	for _, p := range papers {
+		b.has[p.ID] = map[string]bool{}
 		for _, e := range p.Entities {
-			degree[e.ID()]++
-		}
-		if p.ID == id {
-			own = make(map[string]bool)
-			for _, e := range p.Entities {
-				if slices.Contains(kinds, e.Kind) {
-					own[e.ID()] = true
+			b.has[p.ID][e.ID()] = true
+			b.degree[e.ID()]++
+			for _, name := range e.Broader {
+				a := graph.EntityID(e.Kind, name)
+				if k := [2]string{e.ID(), a}; !seen[k] {
+					seen[k] = true
+					b.broader[e.ID()] = append(b.broader[e.ID()], a)
+					b.narrow[a] = append(b.narrow[a], e.ID())
 				}
 			}
 		}
 	}
+	return b
+}
+
+// bruteWalk returns the entities reachable from id through next within
+// taxonomyDepth levels, without id.
+func bruteWalk(next map[string][]string, id string) []string {
+	seen := map[string]bool{id: true}
+	var out []string
+	frontier := []string{id}
+	for range taxonomyDepth {
+		var nf []string
+		for _, u := range frontier {
+			for _, v := range next[u] {
+				if !seen[v] {
+					seen[v] = true
+					out = append(out, v)
+					nf = append(nf, v)
+				}
+			}
+		}
+		frontier = nf
+	}
+	return out
+}
+
+// bruteMatch is a match as brute force finds it.
+type bruteMatch struct {
+	id     string
+	score  float64
+	shared []string
+}
+
+func (b *brute) rank(id string, q graph.SharingQuery) []string {
+	var out []string
+	for _, m := range b.matches(id, q) {
+		out = append(out, m.id)
+	}
+	return out
+}
+
+func (b *brute) matches(id string, q graph.SharingQuery) []bruteMatch {
+	kinds := q.Kinds
+	if len(kinds) == 0 {
+		kinds = []graph.Kind{graph.Dataset}
+	}
+	type group struct {
+		id        string
+		members   []string
+		degree    uint64
+		ancestors map[string]bool
+	}
+	var groups []*group
+	byID := map[string]bool{}
+	add := func(g string) {
+		if !byID[g] {
+			byID[g] = true
+			groups = append(groups, &group{id: g, members: []string{g}})
+		}
+	}
+	for e := range b.has[id] {
+		if !slices.Contains(kinds, entityKind(e)) {
+			continue
+		}
+		add(e)
+		if q.Family {
+			for _, a := range bruteWalk(b.broader, e) {
+				add(a)
+			}
+		}
+	}
+	for _, g := range groups {
+		if q.Family {
+			g.members = append(g.members, bruteWalk(b.narrow, g.id)...)
+			g.ancestors = map[string]bool{}
+			for _, a := range bruteWalk(b.broader, g.id) {
+				g.ancestors[a] = true
+			}
+		}
+		for _, m := range g.members {
+			g.degree += b.degree[m]
+		}
+	}
 	// Sum in Sharing's order (degree, then id) so that scores compare
 	// exactly.
-	order := make([]string, 0, len(own))
-	for e := range own {
-		order = append(order, e)
-	}
-	slices.SortFunc(order, func(a, b string) int { return cmp.Or(cmp.Compare(degree[a], degree[b]), strings.Compare(a, b)) })
-	type scored struct {
-		id    string
-		score float64
-	}
-	var all []scored
-	for _, p := range papers {
+	slices.SortFunc(groups, func(x, y *group) int { return cmp.Or(cmp.Compare(x.degree, y.degree), strings.Compare(x.id, y.id)) })
+	var all []bruteMatch
+	for _, p := range b.papers {
 		if p.ID == id {
 			continue
 		}
-		has := make(map[string]bool)
-		for _, e := range p.Entities {
-			has[e.ID()] = true
-		}
-		n, score := 0, 0.0
-		for _, e := range order {
-			if has[e] {
-				n++
-				score += adamicAdar(degree[e])
+		var in []*group
+		for _, g := range groups {
+			if slices.ContainsFunc(g.members, func(m string) bool { return b.has[p.ID][m] }) {
+				in = append(in, g)
 			}
 		}
-		if n > 0 && n >= minShared {
-			all = append(all, scored{p.ID, score})
+		m := bruteMatch{id: p.ID}
+		for _, g := range in {
+			if !slices.ContainsFunc(in, func(h *group) bool { return h.ancestors[g.id] }) {
+				m.score += adamicAdar(g.degree)
+				m.shared = append(m.shared, g.id)
+			}
+		}
+		if len(m.shared) > 0 && len(m.shared) >= q.MinShared {
+			all = append(all, m)
 		}
 	}
-	slices.SortFunc(all, func(a, b scored) int { return cmp.Or(cmp.Compare(b.score, a.score), strings.Compare(a.id, b.id)) })
-	var out []string
-	for _, s := range all[:min(limit, len(all))] {
-		out = append(out, s.id)
-	}
-	return out
+	slices.SortFunc(all, func(x, y bruteMatch) int { return cmp.Or(cmp.Compare(y.score, x.score), strings.Compare(x.id, y.id)) })
+	return all[:min(cmp.Or(q.Limit, graph.DefaultLimit), len(all))]
 }
 
 func TestSharing(t *testing.T) {
@@ -169,11 +260,10 @@ func TestSharingErrors(t *testing.T) {
 	}
 }
 
-// hubPapers is a graph with two hubs above sharingHub, so that Sharing's
-// bounded path (window and point reads) runs: papers 100..2599 link to Big,
-// 100..2299 to Big2; paper 1 (the query) links to Rare, Big and Big2,
-// paper 2 to the same, paper 3 to Rare, paper 2500 to Rare too, beyond the
-// hub window.
+// hubPapers is a graph with two hubs of thousands of papers, above
+// probeMin, ahead of which rankSharing looks for a bound: papers 100..2599
+// link to Big, 100..2299 to Big2; paper 1 (the query) links to Rare, Big
+// and Big2, paper 2 to the same, paper 3 to Rare, paper 2500 to Rare too.
 func hubPapers() []graph.Paper {
 	ds := func(name string) graph.Entity { return graph.Entity{Kind: graph.Dataset, Name: name} }
 	rare, big, big2 := ds("Rare"), ds("Big"), ds("Big2")
@@ -212,8 +302,7 @@ func TestSharingHubs(t *testing.T) {
 		{2400, graph.SharingQuery{Limit: 4}, fxIDs(1, 2, 100, 101)},
 		{2000, graph.SharingQuery{Limit: 4}, fxIDs(1, 2, 100, 101)},
 	}
-	// Cached, the hubs' papers are read whole and checked in memory;
-	// without the cache, by the bounded checks of checkHubs.
+	// With and without the read cache, which only serves records here.
 	for _, cached := range []bool{true, false} {
 		if !cached {
 			s.cache = nil
@@ -236,9 +325,7 @@ func TestSharingHubs(t *testing.T) {
 
 func TestSharingHubsRandom(t *testing.T) {
 	// hubPapers with small datasets drawn at random (some popular, most
-	// rare): for any query paper the bounded search must agree with brute
-	// force, since every hub-only candidate sharing both hubs lies in the
-	// window.
+	// rare): for any query paper Sharing must agree with brute force.
 	papers := hubPapers()
 	rng := rand.New(rand.NewPCG(3, 4))
 	zipf := rand.NewZipf(rng, 1.3, 1, 80)
@@ -254,7 +341,7 @@ func TestSharingHubsRandom(t *testing.T) {
 	ctx := context.Background()
 	for i := range 80 {
 		if i == 40 {
-			s.cache = nil // the bounded checks of checkHubs
+			s.cache = nil
 		}
 		id := papers[rng.IntN(len(papers))].ID
 		q := graph.SharingQuery{Limit: 10, MinShared: 1 + i%3}
@@ -266,4 +353,85 @@ func TestSharingHubsRandom(t *testing.T) {
 			t.Errorf("query %d: Sharing(%q, %+v) = %v; brute force gives %v", i, id, q, matchIDs(got), want)
 		}
 	}
+}
+
+// TestSharingExact compares Sharing with brute force on the generated
+// corpus, whose hubs (the top dataset and modalities, linked to a third of
+// the papers or more) exceed probeMin many times over, for every kind of
+// query: from the index as built, from the index after PutPapers changed
+// and added papers, and from Badger as during a write.
+func TestSharingExact(t *testing.T) {
+	papers := corpus.Papers(5, 3000, 3)
+	s := openFixture(t, papers)
+	ctx := context.Background()
+	queries := []graph.SharingQuery{
+		{},
+		{Limit: 1},
+		{Limit: 100},
+		{MinShared: 2, Limit: 50},
+		{Family: true, Limit: 100},
+		{Family: true, MinShared: 2},
+		{Kinds: []graph.Kind{graph.Dataset, graph.Technique}, Limit: 100},
+		{Kinds: []graph.Kind{graph.Task, graph.Modality}, MinShared: 2, Limit: 30},
+		{Kinds: []graph.Kind{graph.Modality}, Limit: 100},
+		{Kinds: graph.Kinds, Family: true, MinShared: 3, Limit: 100},
+	}
+	check := func(t *testing.T, papers []graph.Paper, n int) {
+		t.Helper()
+		b := newBrute(papers)
+		rng := rand.New(rand.NewPCG(uint64(n), 7))
+		for i := range n {
+			id := papers[rng.IntN(len(papers))].ID
+			q := queries[i%len(queries)]
+			got, err := s.Sharing(ctx, id, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := b.matches(id, q)
+			if ids, wids := matchIDs(got), b.rank(id, q); !slices.Equal(ids, wids) {
+				t.Fatalf("Sharing(%q, %+v) = %v; brute force gives %v", id, q, ids, wids)
+			}
+			for k, m := range got {
+				var shared []string
+				for _, e := range m.Shared {
+					shared = append(shared, e.ID())
+				}
+				slices.Sort(shared)
+				slices.Sort(want[k].shared)
+				if m.Score != want[k].score || !slices.Equal(shared, want[k].shared) {
+					t.Fatalf("Sharing(%q, %+v) match %s: score %v, shared %v; brute force gives %v, %v",
+						id, q, m.Paper.ID, m.Score, shared, want[k].score, want[k].shared)
+				}
+			}
+		}
+	}
+	t.Run("built", func(t *testing.T) { check(t, papers, 200) })
+
+	// Re-ingest a tenth of the papers with other entities, and add some:
+	// the index follows PutPapers.
+	more := corpus.Papers(6, 400, 3)
+	rng := rand.New(rand.NewPCG(1, 2))
+	var changed []graph.Paper
+	for i := range 300 {
+		j := rng.IntN(len(papers))
+		p := papers[j]
+		p.Entities = more[i].Entities
+		papers[j] = p
+		changed = append(changed, p)
+	}
+	changed = append(changed, more[300:]...)
+	papers = append(papers, more[300:]...)
+	if _, err := s.PutPapers(ctx, changed); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("after write", func(t *testing.T) { check(t, papers, 200) })
+
+	// During a write Sharing reads the postings from its transaction.
+	s.shareMu.Lock()
+	s.shareWriting = true
+	s.shareMu.Unlock()
+	t.Run("from Badger", func(t *testing.T) { check(t, papers, 60) })
+	s.shareMu.Lock()
+	s.shareWriting = false
+	s.shareMu.Unlock()
 }

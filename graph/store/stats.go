@@ -14,7 +14,7 @@ import (
 // database size. Entities has every kind, zero included.
 func (s *Store) Stats(ctx context.Context) (graph.Stats, error) {
 	st := graph.Stats{Entities: make(map[graph.Kind]int, len(graph.Kinds))}
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.view(ctx, func(txn *badger.Txn) error {
 		c, err := readCounters(txn)
 		if err != nil {
 			return err

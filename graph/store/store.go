@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/dgraph-io/badger/v4"
 
@@ -29,6 +30,9 @@ type Options struct {
 	// memTableSize, when positive, replaces the tuned memtable size, so
 	// that tests reach Badger's transaction limit (15% of it) cheaply.
 	memTableSize int64
+	// closeTimeout, when positive, replaces the bound of Close, so that
+	// tests of a failing disk run quickly.
+	closeTimeout time.Duration
 }
 
 // Store is a papergraph database on disk. A Store is safe for concurrent
@@ -56,9 +60,16 @@ type Store struct {
 	entities map[string]*graph.Entity
 	// cache serves traversals between writes (see readCache).
 	cache *readCache
+	// share is Sharing's index, nil until built; shareWriting is set while
+	// a write is under way. shareMu guards both (see Store.sharingIndex).
+	shareMu      sync.RWMutex
+	share        *shareIndex
+	shareWriting bool
 	// gen is odd while PutPapers runs and grows with each call; see
 	// Generation.
 	gen atomic.Uint64
+	// closeTimeout is Options.closeTimeout.
+	closeTimeout time.Duration
 	// maxTxnEntries, when positive, replaces PutPapers's estimate of how
 	// much fits in one transaction, so tests can split batches cheaply or
 	// run into ErrTxnTooBig.
@@ -124,7 +135,15 @@ func Open(dir string, opts Options) (*Store, error) {
 	// (bench, 30 Nov 2026).
 	bo.TableSizeMultiplier = 1
 	if !opts.ReadOnly {
+		if err := checkSpace(dir, 0); err != nil {
+			return nil, fmt.Errorf("open store: %w", err)
+		}
 		if err := removeEmptyMemtables(dir, log); err != nil {
+			return nil, fmt.Errorf("open store %s: %w", dir, err)
+		}
+	}
+	if opts.ReadOnly && needsRecovery(dir) {
+		if err := recoverCrashed(bo, log); err != nil {
 			return nil, fmt.Errorf("open store %s: %w", dir, err)
 		}
 	}
@@ -145,7 +164,7 @@ func Open(dir string, opts Options) (*Store, error) {
 			log.Warn("emptied a database whose first load was interrupted", "dir", dir)
 		}
 	}
-	s := &Store{db: db, dir: dir, log: log, ints: make(map[string]uint64), entities: make(map[string]*graph.Entity), cache: newReadCache()}
+	s := &Store{db: db, dir: dir, log: log, ints: make(map[string]uint64), entities: make(map[string]*graph.Entity), cache: newReadCache(), closeTimeout: opts.closeTimeout}
 	if err := s.checkVersion(opts.ReadOnly); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", dir, err)
@@ -222,12 +241,29 @@ func (s *Store) checkVersion(readOnly bool) error {
 }
 
 // Close flushes and closes the database.
+//
+// It returns within the close timeout (10 s) even when the disk fails:
+// Badger's Close retries flushing its memtables every second, forever, so
+// that a server whose data directory went away ignored SIGTERM for an
+// hour. Past the timeout, Close gives up on Badger (its goroutines are
+// left to the process's exit) and says what was not written.
 func (s *Store) Close() error {
-	if err := s.db.Close(); err != nil {
-		return fmt.Errorf("close store %s: %w", s.dir, err)
+	done := make(chan error, 1)
+	go func() { done <- s.db.Close() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("close store %s: %w", s.dir, err)
+		}
+		return nil
+	case <-time.After(cmp.Or(s.closeTimeout, closeTimeout)):
+		return fmt.Errorf("close store %s: the writes held in memory (Badger's memtables) could not be flushed to disk within %v; the log says why; they are still in the directory's *.mem logs if those survived",
+			s.dir, cmp.Or(s.closeTimeout, closeTimeout))
 	}
-	return nil
 }
+
+// closeTimeout bounds Close.
+const closeTimeout = 10 * time.Second
 
 // CollectGarbage reclaims the space of values that updates replaced:
 // records and long postings blocks live in Badger's value log (see
@@ -237,6 +273,9 @@ func (s *Store) Close() error {
 // sample of one file.
 func (s *Store) CollectGarbage(ctx context.Context) error {
 	for ctx.Err() == nil {
+		if err := checkSpace(s.dir, 0); err != nil {
+			return fmt.Errorf("collect garbage: %w", err)
+		}
 		err := s.db.RunValueLogGC(0.5)
 		if errors.Is(err, badger.ErrNoRewrite) {
 			return nil

@@ -37,7 +37,15 @@ func (s *Store) PutPapers(ctx context.Context, papers []graph.Paper) (graph.PutR
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	s.beginWrite()
-	defer s.endWrite()
+	// The edges the committed transactions changed, for the sharing index
+	// if there is one (no build begins during a write); on error it is
+	// dropped instead.
+	var edits []edgeEdit
+	ok := false
+	defer func() { s.endWrite(edits, ok) }()
+	s.shareMu.RLock()
+	logEdges := s.share != nil
+	s.shareMu.RUnlock()
 	// Stay well under Badger's limits (15% of a memtable) so that
 	// ErrTxnTooBig stays the exception.
 	maxEntries := int(s.db.MaxBatchCount()) * 7 / 10
@@ -94,10 +102,14 @@ func (s *Store) PutPapers(ctx context.Context, papers []graph.Paper) (graph.PutR
 		if err := ctx.Err(); err != nil {
 			return fail(err)
 		}
+		if err := checkSpace(s.dir, int64(maxBytes)); err != nil {
+			return fail(err)
+		}
 		if txn == nil {
 			txn = s.db.NewTransaction(true)
 		}
 		w := newWriter(badgerTxn{txn}, s.ints, s.entities, prev)
+		w.logEdges = logEdges
 		var r graph.PutResult
 		n := 0
 		err := func() error {
@@ -129,6 +141,7 @@ func (s *Store) PutPapers(ctx context.Context, papers []graph.Paper) (graph.PutR
 		if err != nil {
 			return fail(err)
 		}
+		edits = append(edits, w.edgeLog...)
 		if err := wait(); err != nil {
 			return fail(err)
 		}
@@ -149,20 +162,34 @@ func (s *Store) PutPapers(ctx context.Context, papers []graph.Paper) (graph.PutR
 	if err := wait(); err != nil {
 		return fail(err)
 	}
+	ok = true
 	return res, nil
 }
 
-// beginWrite marks a write under way, for Generation and the read cache;
-// writeMu is held.
+// beginWrite marks a write under way, for Generation, the read cache and
+// the sharing index; writeMu is held.
 func (s *Store) beginWrite() {
 	s.gen.Add(1)
 	s.cache.beginWrite()
+	s.shareMu.Lock()
+	s.shareWriting = true
+	s.shareMu.Unlock()
 }
 
-// endWrite marks the write done: the cache serves the new state before
-// Generation says it is stable.
-func (s *Store) endWrite() {
+// endWrite marks the write done: the cache and the sharing index serve
+// the new state before Generation says it is stable. When ok, edits are
+// every edge the write changed, applied to the index; else the index is
+// dropped, to be built again.
+func (s *Store) endWrite(edits []edgeEdit, ok bool) {
 	s.cache.endWrite(s.db)
+	s.shareMu.Lock()
+	if ok && s.share != nil {
+		s.share.apply(edits)
+	} else {
+		s.share = nil
+	}
+	s.shareWriting = false
+	s.shareMu.Unlock()
 	s.gen.Add(1)
 }
 
@@ -208,6 +235,10 @@ type writer struct {
 	pre     *prePaper
 	ids     idMemo
 	scratch termScratch
+	// logEdges records in edgeLog the edges putPaper adds and removes,
+	// for the sharing index (PutPapers; a Loader drops the index).
+	logEdges bool
+	edgeLog  []edgeEdit
 	// skipText leaves the indexing of text to another writer (see
 	// Loader.add); deferDocFreq leaves the writing of document
 	// frequencies to the Loader, which writes each term's once, at the
@@ -613,6 +644,9 @@ func (w *writer) putPaper(p *graph.Paper) (outcome, error) {
 		case c < 0:
 			x := oldIDs[i]
 			i++
+			if w.logEdges {
+				w.edgeLog = append(w.edgeLog, edgeEdit{paper: p.ID, entity: x.id})
+			}
 			if err := w.remove(entityEdgeKey(x.id, p.ID)); err != nil {
 				return 0, err
 			}
@@ -623,6 +657,9 @@ func (w *writer) putPaper(p *graph.Paper) (outcome, error) {
 		case c > 0:
 			x := newIDs[j]
 			j++
+			if w.logEdges {
+				w.edgeLog = append(w.edgeLog, edgeEdit{paper: p.ID, entity: x.id, add: true})
+			}
 			if err := w.addEdge(x.id, x.kind, p.ID); err != nil {
 				return 0, err
 			}
