@@ -10,6 +10,7 @@ require (
 	github.com/dgraph-io/ristretto/v2 v2.2.0
 	github.com/goccy/go-graphviz v0.2.10
 	github.com/google/go-cmp v0.7.0
+	github.com/kljensen/snowball v0.10.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/vektah/gqlparser/v2 v2.5.64

@@ -6,6 +6,10 @@
 //	papergraph ingest --db DIR FILE...
 //	papergraph stats --db DIR
 //	papergraph check --db DIR
+//	papergraph delete --db DIR ID...
+//	papergraph merge --db DIR FROM INTO
+//	papergraph alias --db DIR ENTITY ALIAS...
+//	papergraph duplicates --db DIR
 //	papergraph export --db DIR --format dot
 //	papergraph bench --papers N
 package main
@@ -24,14 +28,18 @@ import (
 const usage = `usage: papergraph <command> [flags] [args]
 
 commands:
-  serve     serve the GraphQL API and playground (builds the graph from the embedded seeds when empty)
-  extract   print the papers, names and entities found in abstract files
-  ingest    extract files and store the result in a database
-  stats     print the database's counts
-  check     verify the database's invariants
-  export    write the graph or a subgraph as DOT, SVG, PNG, GraphML or Cytoscape JSON
-  bench     measure extraction, ingest and query performance on a generated corpus
-  version   print the version
+  serve       serve the GraphQL API and playground (builds the graph from the embedded seeds when empty)
+  extract     print the papers, names and entities found in abstract files
+  ingest      extract files and store the result in a database
+  stats       print the database's counts
+  check       verify the database's invariants
+  delete      delete papers and what was derived from them
+  merge       merge an entity into another, for this and later ingests
+  alias       add aliases to an entity, for this and later ingests
+  duplicates  list entities that are likely one concept, with the reason
+  export      write the graph or a subgraph as DOT, SVG, PNG, GraphML or Cytoscape JSON
+  bench       measure extraction, ingest and query performance on a generated corpus
+  version     print the version
 
 Run 'papergraph <command> -h' for a command's flags.
 `
@@ -71,6 +79,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runStats(ctx, rest, stdout, stderr)
 	case "check":
 		return runCheck(ctx, rest, stdout, stderr)
+	case "delete":
+		return runDelete(ctx, rest, stdout, stderr)
+	case "merge":
+		return runMerge(ctx, rest, stdout, stderr)
+	case "alias":
+		return runAlias(ctx, rest, stdout, stderr)
+	case "duplicates":
+		return runDuplicates(ctx, rest, stdout, stderr)
 	case "serve":
 		return runServe(ctx, rest, stdout, stderr)
 	case "export":

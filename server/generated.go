@@ -54,6 +54,13 @@ type ComplexityRoot struct {
 		Entity func(childComplexity int) int
 	}
 
+	Duplicate struct {
+		A      func(childComplexity int) int
+		B      func(childComplexity int) int
+		Detail func(childComplexity int) int
+		Reason func(childComplexity int) int
+	}
+
 	Edge struct {
 		From func(childComplexity int) int
 		Kind func(childComplexity int) int
@@ -97,7 +104,10 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddPapers func(childComplexity int, input []PaperInput) int
+		AddAlias      func(childComplexity int, entity string, alias string) int
+		AddPapers     func(childComplexity int, input []PaperInput) int
+		DeletePapers  func(childComplexity int, ids []string) int
+		MergeEntities func(childComplexity int, from string, into string) int
 	}
 
 	PageInfo struct {
@@ -147,6 +157,7 @@ type ComplexityRoot struct {
 
 	Query struct {
 		CoOccurring   func(childComplexity int, entity string, kind *graph.Kind, first *int) int
+		Duplicates    func(childComplexity int, kind *graph.Kind, reason *graph.DuplicateReason, first *int) int
 		Entities      func(childComplexity int, kind *graph.Kind, search *string, first *int, after *string, orderBy *graph.EntityOrder) int
 		Entity        func(childComplexity int, kind graph.Kind, name string) int
 		Extract       func(childComplexity int, text string, title *string) int
@@ -196,6 +207,9 @@ type EntityResolver interface {
 }
 type MutationResolver interface {
 	AddPapers(ctx context.Context, input []PaperInput) (AddPapersResult, error)
+	DeletePapers(ctx context.Context, ids []string) (int, error)
+	MergeEntities(ctx context.Context, from string, into string) (graph.Entity, error)
+	AddAlias(ctx context.Context, entity string, alias string) (graph.Entity, error)
 }
 type PaperResolver interface {
 	Name(ctx context.Context, obj *graph.Paper) (*string, error)
@@ -223,6 +237,7 @@ type QueryResolver interface {
 	Path(ctx context.Context, from string, to string, maxHops *int) (*graph.Subgraph, error)
 	Search(ctx context.Context, query string, first *int) ([]graph.Hit, error)
 	CoOccurring(ctx context.Context, entity string, kind *graph.Kind, first *int) ([]graph.CoOccurrence, error)
+	Duplicates(ctx context.Context, kind *graph.Kind, reason *graph.DuplicateReason, first *int) ([]graph.Duplicate, error)
 	Stats(ctx context.Context) (graph.Stats, error)
 	Extract(ctx context.Context, text string, title *string) (graph.Paper, error)
 }
@@ -294,6 +309,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CoOccurrence.Entity(childComplexity), true
+
+	case "Duplicate.a":
+		if e.ComplexityRoot.Duplicate.A == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Duplicate.A(childComplexity), true
+	case "Duplicate.b":
+		if e.ComplexityRoot.Duplicate.B == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Duplicate.B(childComplexity), true
+	case "Duplicate.detail":
+		if e.ComplexityRoot.Duplicate.Detail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Duplicate.Detail(childComplexity), true
+	case "Duplicate.reason":
+		if e.ComplexityRoot.Duplicate.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Duplicate.Reason(childComplexity), true
 
 	case "Edge.from":
 		if e.ComplexityRoot.Edge.From == nil {
@@ -450,6 +490,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mention.Text(childComplexity), true
 
+	case "Mutation.addAlias":
+		if e.ComplexityRoot.Mutation.AddAlias == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addAlias_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddAlias(childComplexity, args["entity"].(string), args["alias"].(string)), true
 	case "Mutation.addPapers":
 		if e.ComplexityRoot.Mutation.AddPapers == nil {
 			break
@@ -461,6 +512,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddPapers(childComplexity, args["input"].([]PaperInput)), true
+	case "Mutation.deletePapers":
+		if e.ComplexityRoot.Mutation.DeletePapers == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deletePapers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeletePapers(childComplexity, args["ids"].([]string)), true
+	case "Mutation.mergeEntities":
+		if e.ComplexityRoot.Mutation.MergeEntities == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_mergeEntities_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MergeEntities(childComplexity, args["from"].(string), args["into"].(string)), true
 
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
@@ -663,6 +736,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.CoOccurring(childComplexity, args["entity"].(string), args["kind"].(*graph.Kind), args["first"].(*int)), true
+	case "Query.duplicates":
+		if e.ComplexityRoot.Query.Duplicates == nil {
+			break
+		}
+
+		args, err := ec.field_Query_duplicates_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Duplicates(childComplexity, args["kind"].(*graph.Kind), args["reason"].(*graph.DuplicateReason), args["first"].(*int)), true
 	case "Query.entities":
 		if e.ComplexityRoot.Query.Entities == nil {
 			break
@@ -966,6 +1050,18 @@ enum EntityOrder {
   NAME
 }
 
+"Why two entities are likely one concept (see Query.duplicates)."
+enum DuplicateReason {
+  "One entity's name is an alias of the other, of its kind."
+  ALIAS
+  "One entity's name is an acronym of the other's, of its kind (\"PEFT\", \"parameter-efficient fine-tuning\")."
+  ACRONYM
+  "Lower-case names of one kind one edit apart, or the same words but for endings and separators (\"benchmark\", \"benchmarks\")."
+  SPELLING
+  "The same name in two kinds (\"watermarking\" as a task and as a technique)."
+  ACROSS_KINDS
+}
+
 "The kind of an Edge: the kind of entity a paper links to, or a step up the taxonomy."
 enum EdgeKind {
   "Paper -> task entity."
@@ -1186,6 +1282,18 @@ type KindCount {
   count: Int!
 }
 
+"Two entities that are likely one concept."
+type Duplicate {
+  "The entity with no more papers than b: the one to merge into b (mergeEntities) when they are the same."
+  a: Entity!
+  "The other entity."
+  b: Entity!
+  "Why the two are likely one."
+  reason: DuplicateReason!
+  "What matched, for people (\"PEFT is an acronym of parameter-efficient fine-tuning\")."
+  detail: String!
+}
+
 "Sizes of the graph."
 type Stats {
   "Papers stored."
@@ -1288,6 +1396,15 @@ type Query {
     "Number of entities, 1..100."
     first: Int = 20
   ): [CoOccurrence!]!
+  "Pairs of entities that are likely one concept, by reason, then most papers first, then by ids."
+  duplicates(
+    "Only pairs with an entity of this kind; all kinds when null."
+    kind: EntityKind
+    "Only pairs found for this reason; all reasons when null."
+    reason: DuplicateReason
+    "Number of pairs, 1..100."
+    first: Int = 20
+  ): [Duplicate!]!
   "Sizes of the graph."
   stats: Stats!
   "What the extractor finds in a text, without storing it."
@@ -1329,6 +1446,40 @@ type Mutation {
     "The papers to add."
     input: [PaperInput!]!
   ): AddPapersResult!
+  """
+  Deletes papers (at most 100 per call) and what was derived from them;
+  entities left with no paper, child or correction go too. Deletes nothing
+  when an id is not stored. Returns the number deleted. Needs the write
+  token.
+  """
+  deletePapers(
+    "Ids of the papers, 16 hexadecimal digits each."
+    ids: [ID!]!
+  ): Int!
+  """
+  Merges entity from into entity into: from's papers link to into, its
+  names become into's aliases, and from is deleted. Kept in the database,
+  so papers added later that mention from link to into. Returns into.
+  Needs the write token.
+  """
+  mergeEntities(
+    "The entity merged away: an id, or kind:name with a name or alias."
+    from: ID!
+    "The entity it goes to: an id, or kind:name with a name or alias."
+    into: ID!
+  ): Entity!
+  """
+  Adds an alias to an entity, merging into it an existing entity of its
+  kind with that name. Kept in the database, so papers added later that
+  mention the alias link to the entity. Returns the entity. Needs the
+  write token.
+  """
+  addAlias(
+    "The entity: an id, or kind:name with a name or alias."
+    entity: ID!
+    "The other name."
+    alias: String!
+  ): Entity!
 }
 `, BuiltIn: false},
 }
@@ -1360,6 +1511,20 @@ func (ec *executionContext) childFields_CoOccurrence(ctx context.Context, field 
 		return ec.fieldContext_CoOccurrence_count(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CoOccurrence", field.Name)
+}
+
+func (ec *executionContext) childFields_Duplicate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "a":
+		return ec.fieldContext_Duplicate_a(ctx, field)
+	case "b":
+		return ec.fieldContext_Duplicate_b(ctx, field)
+	case "reason":
+		return ec.fieldContext_Duplicate_reason(ctx, field)
+	case "detail":
+		return ec.fieldContext_Duplicate_detail(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Duplicate", field.Name)
 }
 
 func (ec *executionContext) childFields_Edge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1712,6 +1877,28 @@ func (ec *executionContext) field_Entity_papers_args(ctx context.Context, rawArg
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_addAlias_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "entity",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["entity"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "alias",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["alias"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_addPapers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1723,6 +1910,42 @@ func (ec *executionContext) field_Mutation_addPapers_args(ctx context.Context, r
 		return nil, err
 	}
 	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deletePapers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "ids",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalNID2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["ids"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_mergeEntities_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "into",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["into"] = arg1
 	return args, nil
 }
 
@@ -1773,6 +1996,36 @@ func (ec *executionContext) field_Query_coOccurring_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["kind"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_duplicates_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "kind",
+		func(ctx context.Context, v any) (*graph.Kind, error) {
+			return ec.unmarshalOEntityKind2ᚖgithubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐKind(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["kind"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "reason",
+		func(ctx context.Context, v any) (*graph.DuplicateReason, error) {
+			return ec.unmarshalODuplicateReason2ᚖgithubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐDuplicateReason(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reason"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
@@ -2296,6 +2549,116 @@ func (ec *executionContext) _CoOccurrence_count(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_CoOccurrence_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CoOccurrence", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Duplicate_a(ctx context.Context, field graphql.CollectedField, obj *graph.Duplicate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Duplicate_a(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.A, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v graph.Entity) graphql.Marshaler {
+			return ec.marshalNEntity2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐEntity(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Duplicate_a(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Duplicate",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Entity(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Duplicate_b(ctx context.Context, field graphql.CollectedField, obj *graph.Duplicate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Duplicate_b(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.B, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v graph.Entity) graphql.Marshaler {
+			return ec.marshalNEntity2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐEntity(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Duplicate_b(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Duplicate",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Entity(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Duplicate_reason(ctx context.Context, field graphql.CollectedField, obj *graph.Duplicate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Duplicate_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v graph.DuplicateReason) graphql.Marshaler {
+			return ec.marshalNDuplicateReason2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐDuplicateReason(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Duplicate_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Duplicate", field, false, false, "DuplicateReason")
+}
+
+func (ec *executionContext) _Duplicate_detail(ctx context.Context, field graphql.CollectedField, obj *graph.Duplicate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Duplicate_detail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Detail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Duplicate_detail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Duplicate", field, false, false, "String")
 }
 
 func (ec *executionContext) _Edge_from(ctx context.Context, field graphql.CollectedField, obj *graph.Edge) (ret graphql.Marshaler) {
@@ -2954,6 +3317,138 @@ func (ec *executionContext) fieldContext_Mutation_addPapers(ctx context.Context,
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_addPapers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deletePapers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deletePapers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeletePapers(ctx, fc.Args["ids"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deletePapers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Int does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deletePapers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_mergeEntities(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_mergeEntities(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MergeEntities(ctx, fc.Args["from"].(string), fc.Args["into"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v graph.Entity) graphql.Marshaler {
+			return ec.marshalNEntity2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐEntity(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_mergeEntities(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Entity(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_mergeEntities_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addAlias(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addAlias(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddAlias(ctx, fc.Args["entity"].(string), fc.Args["alias"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v graph.Entity) graphql.Marshaler {
+			return ec.marshalNEntity2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐEntity(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addAlias(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Entity(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addAlias_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -4195,6 +4690,50 @@ func (ec *executionContext) fieldContext_Query_coOccurring(ctx context.Context, 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_coOccurring_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_duplicates(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_duplicates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Duplicates(ctx, fc.Args["kind"].(*graph.Kind), fc.Args["reason"].(*graph.DuplicateReason), fc.Args["first"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []graph.Duplicate) graphql.Marshaler {
+			return ec.marshalNDuplicate2ᚕgithubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐDuplicateᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_duplicates(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Duplicate(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_duplicates_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -5925,6 +6464,54 @@ func (ec *executionContext) _CoOccurrence(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var duplicateImplementors = []string{"Duplicate"}
+
+func (ec *executionContext) _Duplicate(ctx context.Context, sel ast.SelectionSet, obj *graph.Duplicate) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, duplicateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Duplicate")
+		case "a":
+			out.Values[i] = ec._Duplicate_a(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "b":
+			out.Values[i] = ec._Duplicate_b(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._Duplicate_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "detail":
+			out.Values[i] = ec._Duplicate_detail(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var edgeImplementors = []string{"Edge"}
 
 func (ec *executionContext) _Edge(ctx context.Context, sel ast.SelectionSet, obj *graph.Edge) graphql.Marshaler {
@@ -6241,6 +6828,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "addPapers":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_addPapers(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deletePapers":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deletePapers(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "mergeEntities":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_mergeEntities(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addAlias":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addAlias(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -6640,6 +7248,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_coOccurring(ctx, field)
+				})
+		case "duplicates":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_duplicates(ctx, field)
 				})
 		case "stats":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -7223,6 +7837,56 @@ func (ec *executionContext) marshalNCoOccurrence2ᚕgithubᚗcomᚋpapergraphᚋ
 	return ret
 }
 
+func (ec *executionContext) marshalNDuplicate2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐDuplicate(ctx context.Context, sel ast.SelectionSet, v graph.Duplicate) graphql.Marshaler {
+	return ec._Duplicate(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDuplicate2ᚕgithubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐDuplicateᚄ(ctx context.Context, sel ast.SelectionSet, v []graph.Duplicate) graphql.Marshaler {
+	ret := marshalList(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDuplicate2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐDuplicate(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNDuplicateReason2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐDuplicateReason(ctx context.Context, v any) (graph.DuplicateReason, error) {
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalNDuplicateReason2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐDuplicateReason[tmp]
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDuplicateReason2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐDuplicateReason(ctx context.Context, sel ast.SelectionSet, v graph.DuplicateReason) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalString(marshalNDuplicateReason2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐDuplicateReason[v])
+	if res == graphql.Null {
+		graphql.AddInvalidNullFromMarshaler(ctx, "DuplicateReason!")
+	}
+	return res
+}
+
+var (
+	unmarshalNDuplicateReason2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐDuplicateReason = map[string]graph.DuplicateReason{
+		"ALIAS":        graph.AliasOf,
+		"ACRONYM":      graph.AcronymOf,
+		"SPELLING":     graph.Spelling,
+		"ACROSS_KINDS": graph.AcrossKinds,
+	}
+	marshalNDuplicateReason2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐDuplicateReason = map[graph.DuplicateReason]string{
+		graph.AliasOf:     "ALIAS",
+		graph.AcronymOf:   "ACRONYM",
+		graph.Spelling:    "SPELLING",
+		graph.AcrossKinds: "ACROSS_KINDS",
+	}
+)
+
 func (ec *executionContext) marshalNEdge2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐEdge(ctx context.Context, sel ast.SelectionSet, v graph.Edge) graphql.Marshaler {
 	return ec._Edge(ctx, sel, &v)
 }
@@ -7361,6 +8025,35 @@ func (ec *executionContext) marshalNID2string(ctx context.Context, sel ast.Selec
 		graphql.AddInvalidNullFromMarshaler(ctx, "ID!")
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNID2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNID2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNID2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNID2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
@@ -7782,6 +8475,40 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	res := graphql.MarshalBoolean(*v)
 	return res
 }
+
+func (ec *executionContext) unmarshalODuplicateReason2ᚖgithubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐDuplicateReason(ctx context.Context, v any) (*graph.DuplicateReason, error) {
+	if v == nil {
+		return nil, nil
+	}
+	tmp, err := graphql.UnmarshalString(v)
+	res := unmarshalODuplicateReason2ᚖgithubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐDuplicateReason[tmp]
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalODuplicateReason2ᚖgithubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐDuplicateReason(ctx context.Context, sel ast.SelectionSet, v *graph.DuplicateReason) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(marshalODuplicateReason2ᚖgithubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐDuplicateReason[*v])
+	return res
+}
+
+var (
+	unmarshalODuplicateReason2ᚖgithubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐDuplicateReason = map[string]graph.DuplicateReason{
+		"ALIAS":        graph.AliasOf,
+		"ACRONYM":      graph.AcronymOf,
+		"SPELLING":     graph.Spelling,
+		"ACROSS_KINDS": graph.AcrossKinds,
+	}
+	marshalODuplicateReason2ᚖgithubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐDuplicateReason = map[graph.DuplicateReason]string{
+		graph.AliasOf:     "ALIAS",
+		graph.AcronymOf:   "ACRONYM",
+		graph.Spelling:    "SPELLING",
+		graph.AcrossKinds: "ACROSS_KINDS",
+	}
+)
 
 func (ec *executionContext) marshalOEntity2ᚖgithubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐEntity(ctx context.Context, sel ast.SelectionSet, v *graph.Entity) graphql.Marshaler {
 	if v == nil {

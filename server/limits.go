@@ -102,6 +102,9 @@ func complexity() ComplexityRoot {
 	c.Entity.Papers = func(child int, first *int, _ *string) int {
 		return perElement(child, first, 20)
 	}
+	c.Query.Duplicates = func(child int, _ *graph.Kind, _ *graph.DuplicateReason, first *int) int {
+		return perElement(child, first, 20)
+	}
 	c.Mutation.AddPapers = func(child int, input []PaperInput) int {
 		return 1 + len(input)*child
 	}

@@ -70,8 +70,8 @@ func marshalElement(ctx context.Context, i int, omitPanicHandler bool, marshal f
 var waitingResolvers = map[string][]string{
 	"Entity": {"aliases", "broader", "narrower", "paperCount", "papers"},
 	// Root fields are never list elements; listed for completeness.
-	"Query":    {"node", "paper", "papers", "entity", "entities", "papersSharing", "neighborhood", "path", "search", "coOccurring", "stats", "extract"},
-	"Mutation": {"addPapers"},
+	"Query":    {"node", "paper", "papers", "entity", "entities", "papersSharing", "neighborhood", "path", "search", "coOccurring", "duplicates", "stats", "extract"},
+	"Mutation": {"addPapers", "deletePapers", "mergeEntities", "addAlias"},
 }
 
 // pureResolvers are the resolvers that only convert what their object

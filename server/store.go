@@ -27,6 +27,11 @@ type Store interface {
 	Search(ctx context.Context, query string, limit int) ([]graph.Hit, error)
 	CoOccurring(ctx context.Context, id string, q graph.CoOccurrenceQuery) ([]graph.CoOccurrence, error)
 	PutPapers(ctx context.Context, papers []graph.Paper) (graph.PutResult, error)
+	// Curation: likely duplicates, and the corrections a curator makes.
+	Duplicates(ctx context.Context, q graph.DuplicateQuery) ([]graph.Duplicate, error)
+	DeletePapers(ctx context.Context, ids []string) (int, error)
+	MergeEntities(ctx context.Context, from, into string) (graph.Entity, error)
+	AddAlias(ctx context.Context, ref, alias string) (graph.Entity, error)
 	// Snapshot returns a context whose reads see one state of the store
 	// and the function that releases it (see snapshots).
 	Snapshot(ctx context.Context) (context.Context, func())

@@ -35,7 +35,10 @@ const maxViolations = 1000
 //   - postings blocks (0x0A), document frequencies (0x0B) and text
 //     records (0x0E) agree with each other and with the papers' text, and
 //     each posting is in the block its paper's text record names;
-//   - the source index (0x0D) points to existing papers.
+//   - the source index (0x0D) points to existing papers;
+//   - every name index key (0x07, 0x10) points to an existing entity;
+//   - no entity exists under a corrected id (0x0F), and every correction
+//     resolves to an existing entity.
 //
 // Memory grows with the number of papers (a few words each), not with the
 // number of keys.
@@ -45,7 +48,7 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 		c.txn = txn
 		for _, step := range []func() error{
 			c.version, c.paperRecords, c.entityRecords, c.paperEdges, c.entityEdges,
-			c.degrees, c.tops, c.taxonomy, c.postings, c.sources, c.counters,
+			c.degrees, c.tops, c.taxonomy, c.postings, c.sources, c.names, c.corrections, c.counters,
 		} {
 			if err := step(); err != nil {
 				return err
@@ -472,6 +475,61 @@ func (c *checker) sources() error {
 		}
 		if !ok {
 			c.add("source %s #%d -> %q: paper missing", src, i, v)
+		}
+		return nil
+	})
+}
+
+// names checks that the name indexes (0x07, 0x10) name existing
+// entities: a merge deletes the names of the entity it merges.
+func (c *checker) names() error {
+	for _, index := range []struct {
+		prefix byte
+		parse  func([]byte) (string, string, error)
+	}{{prefixName, parseNameKey}, {prefixStem, parseStemKey}} {
+		prefix := index.prefix
+		err := c.scan(allKeys(prefix), func(k, _ []byte) error {
+			name, id, err := index.parse(k)
+			if err != nil {
+				c.add("%v", err)
+				return nil
+			}
+			ok, err := c.exists(entityKey(id))
+			if err != nil {
+				return err
+			}
+			if !ok {
+				c.add("name %q (prefix %#x) -> %s: entity missing", name, prefix, id)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// corrections checks that a corrected id has no entity and that its
+// target has one.
+func (c *checker) corrections() error {
+	return c.scan(allKeys(prefixCorrection), func(k, v []byte) error {
+		from, to := parseIDKey(k), string(v)
+		if _, _, err := graph.ParseEntityID(to); err != nil {
+			c.add("correction %s -> %q: malformed target", from, to)
+			return nil
+		}
+		for _, x := range []struct {
+			id   string
+			want bool
+		}{{from, false}, {to, true}} {
+			ok, err := c.exists(entityKey(x.id))
+			if err != nil {
+				return err
+			}
+			if ok != x.want {
+				c.add("correction %s -> %s: entity %s exists = %v", from, to, x.id, ok)
+			}
 		}
 		return nil
 	})

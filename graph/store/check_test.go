@@ -73,6 +73,15 @@ func TestCheckFindsDamage(t *testing.T) {
 			}
 			return txn.Set(entityEdgeKey("dataset:osworld", p.ID), nil)
 		}, "record lists entities"},
+		{"name of a missing entity", func(txn *badger.Txn) error {
+			return txn.Set(stemKey("gone", "dataset:gone"), nil)
+		}, `name "gone" (prefix 0x10) -> dataset:gone: entity missing`},
+		{"correction from an entity", func(txn *badger.Txn) error {
+			return txn.Set(correctionKey("dataset:gsm8k"), []byte("dataset:osworld"))
+		}, "correction dataset:gsm8k -> dataset:osworld: entity dataset:gsm8k exists = true"},
+		{"correction to a missing entity", func(txn *badger.Txn) error {
+			return txn.Set(correctionKey("dataset:x"), []byte("dataset:gone"))
+		}, "correction dataset:x -> dataset:gone: entity dataset:gone exists = false"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -20,6 +20,11 @@
 //	st, err := s.Stats(ctx)                         // counts, O(1)
 //	v, err := s.Check(ctx)                          // invariants; empty when consistent
 //
+// Curation (curation.go) corrects what extraction got wrong, exactly and
+// for good: DeletePapers, MergeEntities and AddAlias; a merge or an alias
+// is kept, and PutPapers applies it to every later paper. Duplicates lists
+// the entities that are likely one concept.
+//
 // Papers returned by the traversals (Sharing, Neighborhood, Path, the
 // listings, Search) are the stored records: their Entities are references
 // (kind and name) without aliases or counts, since reading every entity

@@ -24,6 +24,8 @@ package store
 //	0x0C   | counter name                             | uint64                     | stats: papers, edges, entities per kind, total doc length, blocks
 //	0x0D   | source | 0x00 | index (4)                | paper id                   | papers of a source file in order
 //	0x0E   | paper id (16)                            | text record (see below)    | BM25 length normalisation, term frequency of one paper
+//	0x0F   | entity id                                | entity id                  | corrections: an ingest links a merged entity or an alias to its target
+//	0x10   | stemmed name | 0x00 | entity id          | empty                      | name and alias prefix search by stems ("agents" finds "agent")
 //
 // A paper's edges (0x03) are one value: its entity ids in byte order,
 // each followed by 0x00. A key per edge cost as many memtable inserts as
@@ -39,6 +41,15 @@ package store
 // in the block recorded in its text record; when its text changes they
 // are taken out of that block (rewritten, or deleted when empty) and
 // written to the new one, so postings stay exact.
+//
+// Full-text terms (0x0A, 0x0B, 0x0E) are stems (text.go's stemmer), and
+// so are the words of the stemmed names (0x10).
+//
+// A correction (0x0F) says that the entity with the key's id was merged
+// into the value's, or that the key's id is the id of an alias of the
+// value's (curation.go): PutPapers links what it would have linked to the
+// first to the second. No entity record exists under a corrected id, and
+// every correction's target exists.
 //
 // The text record (0x0E) of a paper is: uvarint block, uvarint document
 // length, then each distinct term in byte order as uvarint length, term
@@ -62,7 +73,10 @@ import (
 // 1 had a posting key per (term, paper), a bare document length at 0x0E
 // and a key per edge at 0x03. Format 3 adds title mentions to paper
 // records (text flags 2 and 3), which format 2 readers cannot decode.
-const formatVersion uint32 = 3
+// Format 4 stems the full-text terms and adds the stemmed name index
+// (0x10) and corrections (0x0F): a format 3 database's unstemmed terms
+// would never match a stemmed query.
+const formatVersion uint32 = 4
 
 // Key prefixes: part of the on-disk format, never renumber.
 const (
@@ -81,6 +95,8 @@ const (
 	prefixCounter    byte = 0x0C
 	prefixSource     byte = 0x0D
 	prefixText       byte = 0x0E
+	prefixCorrection byte = 0x0F
+	prefixStem       byte = 0x10
 )
 
 const sep byte = 0x00
@@ -198,6 +214,18 @@ func parseNameKey(k []byte) (norm, entityID string, err error) { return split2(p
 // nameExactPrefix: 0x07 | normalised name | 0x00; scans the entities of
 // exactly that name.
 func nameExactPrefix(norm string) []byte { return cat2(prefixName, norm, "") }
+
+// stemKey: 0x10 | stemmed name | 0x00 | entity id.
+func stemKey(stem, entityID string) []byte { return cat2(prefixStem, stem, entityID) }
+
+// stemPrefix: 0x10 | stemmed prefix; without the separator, as namePrefix.
+func stemPrefix(stem string) []byte { return cat1(prefixStem, stem) }
+
+// parseStemKey is the inverse of stemKey.
+func parseStemKey(k []byte) (stem, entityID string, err error) { return split2(prefixStem, k) }
+
+// correctionKey: 0x0F | entity id; parseIDKey is its inverse.
+func correctionKey(entityID string) []byte { return cat1(prefixCorrection, entityID) }
 
 // broaderKey: 0x08 | entity id | 0x00 | broader entity id.
 func broaderKey(child, parent string) []byte { return taxonomyKey(prefixBroader, child, parent) }
@@ -396,7 +424,7 @@ func keyPrefix[K string | []byte](k K) byte {
 
 // parseIDKey is the inverse of the keys made of a prefix and one id or
 // term (paperKey, entityKey, edgesKey, degreeKey, docFreqKey, counterKey,
-// textKey): what follows the prefix byte.
+// textKey, correctionKey): what follows the prefix byte.
 func parseIDKey(k []byte) string {
 	if len(k) == 0 {
 		return ""

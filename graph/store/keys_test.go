@@ -33,6 +33,8 @@ func TestKeys(t *testing.T) {
 		{"counter", counterKey("papers"), []byte("\x0cpapers")},
 		{"source", sourceKey("a.jsonl", 258), []byte("\x0da.jsonl\x00\x00\x00\x01\x02")},
 		{"text", textKey(pid), []byte("\x0e0123456789abcdef")},
+		{"correction", correctionKey("task:peft"), []byte("\x0ftask:peft")},
+		{"stem", stemKey("vision languag model", "technique:vlm"), []byte("\x10vision languag model\x00technique:vlm")},
 	}
 	for _, tt := range tests {
 		if !bytes.Equal(tt.key, tt.want) {
@@ -96,6 +98,18 @@ func FuzzKeys(f *testing.F) {
 		}
 		if gk, gd, ge, err := parseTopKey(topKey(k, degree, eid)); err != nil || gk != k || gd != degree || ge != eid {
 			t.Errorf("parseTopKey(topKey(%v, %d, %q)) = %v, %d, %q, %v", k, degree, eid, gk, gd, ge, err)
+		}
+		if parseIDKey(correctionKey(eid)) != eid {
+			t.Errorf("parseIDKey(correctionKey(%q)) = %q", eid, parseIDKey(correctionKey(eid)))
+		}
+		var st stemmer
+		if stem := stemName(term, &st); stem != "" {
+			if n, e, err := parseStemKey(stemKey(stem, eid)); err != nil || n != stem || e != eid {
+				t.Errorf("parseStemKey(stemKey(%q, %q)) = %q, %q, %v", stem, eid, n, e, err)
+			}
+			if !bytes.HasPrefix(stemKey(stem, eid), stemPrefix(stem)) {
+				t.Errorf("stemKey(%q, %q) not under stemPrefix", stem, eid)
+			}
 		}
 		norm := normName(term)
 		if norm != "" {

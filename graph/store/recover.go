@@ -3,7 +3,9 @@ package store
 import (
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/dgraph-io/badger/v4"
@@ -23,7 +25,11 @@ import (
 func needsRecovery(dir string) bool {
 	mems, _ := filepath.Glob(filepath.Join(dir, "*.mem"))
 	loads, _ := filepath.Glob(filepath.Join(dir, loadDirPattern))
-	return len(mems) > 0 || len(loads) > 0
+	vlogs, _ := filepath.Glob(filepath.Join(dir, "*.vlog"))
+	return len(mems) > 0 || len(loads) > 0 || slices.ContainsFunc(vlogs, func(name string) bool {
+		fi, err := os.Stat(name)
+		return err == nil && fi.Size() == 0 // see removeEmptyLogs
+	})
 }
 
 // recoverCrashed opens the database of bo read-write and closes it again,
@@ -36,7 +42,7 @@ func recoverCrashed(bo badger.Options, log *slog.Logger) error {
 	if err := checkSpace(bo.Dir, 0); err != nil {
 		return fmt.Errorf("recover after a crash: %w", err)
 	}
-	if err := removeEmptyMemtables(bo.Dir, log); err != nil {
+	if err := removeEmptyLogs(bo.Dir, log); err != nil {
 		return err
 	}
 	db, err := badger.Open(bo.WithReadOnly(false))

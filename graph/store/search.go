@@ -451,35 +451,43 @@ func (s *Store) search(ctx context.Context, txn *badger.Txn, query string, limit
 	return hits, ctx.Err()
 }
 
-// nameForms returns the forms under which a name prefix is looked up in
-// the name index (0x07): normalised, and as a slug, since the index holds
-// both.
-func nameForms(s string) []string {
+// nameForms returns the key prefixes under which a name prefix is looked
+// up: in the name index (0x07) normalised and as a slug, since the index
+// holds both, and in the stemmed name index (0x10) stemmed, so that
+// "agents" finds "agent" and "benchmarking" "benchmark".
+func nameForms(s string) [][]byte {
 	norm, slug := normName(s), graph.Slug(s)
-	switch {
-	case norm == "":
+	if norm == "" {
 		return nil
-	case slug == "" || slug == norm:
-		return []string{norm}
 	}
-	return []string{norm, slug}
+	forms := [][]byte{namePrefix(norm)}
+	if slug != "" && slug != norm {
+		forms = append(forms, namePrefix(slug))
+	}
+	var st stemmer
+	if stem := stemName(s, &st); stem != "" {
+		forms = append(forms, stemPrefix(stem))
+	}
+	return forms
 }
 
 // prefixMatches returns the ids of entities of kind k (0: all) with a name
-// or alias starting with search, each once, at most maxN, and for each how
-// much of its closest name the search covers: len(search)/len(name), 1 for
-// an exact match, and whether the search ends at a word boundary of one of
-// its names (see wordPrefix).
+// or alias starting with search (or whose stemmed name starts with the
+// stemmed search), each once, at most maxN, and for each how much of its
+// closest name the search covers: len(search)/len(name), 1 for an exact
+// match, and whether the search ends at a word boundary of one of its
+// names (see wordPrefix).
 func prefixMatches(ctx context.Context, sc *keyScanner, k graph.Kind, search string, maxN int) (ids []string, cover map[string]float64, word map[string]bool) {
 	cover, word = make(map[string]float64), make(map[string]bool)
 	want := ""
 	if k != 0 {
 		want = k.String() + ":"
 	}
-	for _, form := range nameForms(search) {
-		p := namePrefix(form)
+	for _, p := range nameForms(search) {
+		form := string(p[1:])
 		sc.scan(p, nil, func(key []byte, _ *badger.Item) bool {
-			norm, id, err := parseNameKey(key)
+			// Both indexes' keys are prefix, name, 0x00, entity id.
+			norm, id, err := split2(key[0], key)
 			if err != nil || !strings.HasPrefix(id, want) {
 				return true
 			}

@@ -187,3 +187,45 @@ func ExampleStore_Search() {
 	// Zebra counting
 	// Horse pose
 }
+
+// TestSearchStems checks that a word and its inflections find the same
+// papers and entities: terms and names are stemmed on both sides.
+func TestSearchStems(t *testing.T) {
+	agent := graph.Entity{Kind: graph.Technique, Name: "LLM agent"}
+	bench := graph.Entity{Kind: graph.Dataset, Name: "agent benchmarks"}
+	s := openFixture(t, []graph.Paper{
+		fxPaper(1, "An agent acts on a benchmark.", agent),
+		fxPaper(2, "Agents act on benchmarks.", bench),
+		fxPaper(3, "Benchmarking agentless baselines."),
+		fxPaper(4, "Horses only."),
+	})
+	ctx := context.Background()
+	tests := []struct{ a, b string }{
+		{"agent", "agents"},
+		{"benchmark", "benchmarks"},
+		{"benchmarks", "benchmarking"},
+		{"LLM agents", "llm agent"},
+		{"agent benchmark", "Agent Benchmarks"},
+	}
+	for _, tt := range tests {
+		a, err := s.Search(ctx, tt.a, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := s.Search(ctx, tt.b, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ga, gb := hitIDs(a), hitIDs(b); len(ga) == 0 || !slices.Equal(ga, gb) {
+			t.Errorf("Search(%q) = %v, Search(%q) = %v; want the same, not empty", tt.a, ga, tt.b, gb)
+		}
+	}
+	// The entity named in the plural is found from the singular.
+	got, err := s.Search(ctx, "agent benchmark", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids := hitIDs(got); !slices.Equal(ids, []string{bench.ID()}) {
+		t.Errorf("Search(%q, 1) = %v; want [%s]", "agent benchmark", ids, bench.ID())
+	}
+}

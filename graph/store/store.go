@@ -65,6 +65,9 @@ type Store struct {
 	shareMu      sync.RWMutex
 	share        *shareIndex
 	shareWriting bool
+	// fixes caches the corrections (0x0F) that PutPapers applies, nil
+	// until read; writeMu guards it, and a curation drops it.
+	fixes corrections
 	// gen is odd while PutPapers runs and grows with each call; see
 	// Generation.
 	gen atomic.Uint64
@@ -138,7 +141,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		if err := checkSpace(dir, 0); err != nil {
 			return nil, fmt.Errorf("open store: %w", err)
 		}
-		if err := removeEmptyMemtables(dir, log); err != nil {
+		if err := removeEmptyLogs(dir, log); err != nil {
 			return nil, fmt.Errorf("open store %s: %w", dir, err)
 		}
 	}
@@ -172,25 +175,29 @@ func Open(dir string, opts Options) (*Store, error) {
 	return s, nil
 }
 
-// removeEmptyMemtables removes the empty memtable files (*.mem) of the
-// database in dir. Badger creates a memtable's file, then sizes it; a
-// process killed in between leaves an empty file, which Badger's Open
-// then refuses ("while opening memtables ... Create a new file"). An
-// empty file holds no write, so removing it loses nothing.
-func removeEmptyMemtables(dir string, log *slog.Logger) error {
-	mems, err := filepath.Glob(filepath.Join(dir, "*.mem"))
-	if err != nil {
-		return err
-	}
-	for _, name := range mems {
-		fi, err := os.Stat(name)
-		if err != nil || fi.Size() != 0 {
-			continue
-		}
-		if err := os.Remove(name); err != nil {
+// removeEmptyLogs removes the empty memtable (*.mem) and value log
+// (*.vlog) files of the database in dir. Badger creates such a file, then
+// sizes it; a process killed in between leaves an empty file, which
+// Badger's Open then refuses ("while opening memtables ... Create a new
+// file", "Open existing file: ... 000001.vlog ... Create a new file"). An
+// empty file holds no write, and nothing points into it, so removing it
+// loses nothing.
+func removeEmptyLogs(dir string, log *slog.Logger) error {
+	for _, pattern := range []string{"*.mem", "*.vlog"} {
+		files, err := filepath.Glob(filepath.Join(dir, pattern))
+		if err != nil {
 			return err
 		}
-		log.Warn("removed an empty memtable file left by a crash", "file", name)
+		for _, name := range files {
+			fi, err := os.Stat(name)
+			if err != nil || fi.Size() != 0 {
+				continue
+			}
+			if err := os.Remove(name); err != nil {
+				return err
+			}
+			log.Warn("removed an empty log file left by a crash", "file", name)
+		}
 	}
 	return nil
 }
@@ -235,7 +242,7 @@ func (s *Store) checkVersion(readOnly bool) error {
 		return fmt.Errorf("%w: format %d, this papergraph reads format %d or older", graph.ErrNewerFormat, stored, formatVersion)
 	}
 	if found && stored < formatVersion {
-		return fmt.Errorf("%w: format %d, this papergraph reads format %d: ingest the input again into a new directory", graph.ErrOlderFormat, stored, formatVersion)
+		return fmt.Errorf("%w: format %d, this papergraph reads format %d; build it again: remove %s (or pick a new --db directory) and ingest the input files again", graph.ErrOlderFormat, stored, formatVersion, s.dir)
 	}
 	return nil
 }

@@ -96,11 +96,15 @@ func TestReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db.Update(func(txn *badger.Txn) error { return txn.Set(versionKey(), []byte{0, 0, 0, 1}) })
+	db.Update(func(txn *badger.Txn) error { return txn.Set(versionKey(), []byte{0, 0, 0, 3}) })
 	db.Close()
+	// The message tells the user what to do: format 3's terms are not
+	// stemmed, so the database has to be built again.
 	_, err = Open(dir, Options{})
-	if !errors.Is(err, graph.ErrOlderFormat) || !strings.Contains(err.Error(), "format 1") {
-		t.Errorf("Open of a format-1 database error = %v; want ErrOlderFormat naming format 1", err)
+	for _, want := range []string{"format 3", fmt.Sprintf("reads format %d", formatVersion), "remove " + dir, "ingest the input files again"} {
+		if !errors.Is(err, graph.ErrOlderFormat) || !strings.Contains(err.Error(), want) {
+			t.Errorf("Open of a format-3 database error = %v; want ErrOlderFormat saying %q", err, want)
+		}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dgraph-io/badger/v4"
+	"github.com/kljensen/snowball/english"
 
 	"github.com/papergraph/papergraph/graph"
 )
@@ -40,18 +41,20 @@ var stopWordLen = func() int {
 
 // terms returns the full-text terms of text in order, repeats kept: text
 // is lower-cased and split at every character other than a letter or a
-// digit; stop words and terms shorter than two characters are dropped. The
-// index (0x0A, 0x0B, 0x0E) and queries must both use it so they agree.
-// It returns nil for text without terms.
+// digit; stop words and terms shorter than two characters are dropped,
+// and each term left is reduced to its English stem (see stemmer), so
+// "agents" finds "agent". The index (0x0A, 0x0B, 0x0E) and queries must
+// both use it so they agree. It returns nil for text without terms.
 func terms(text string) []string {
 	var out []string
-	eachTerm(text, nil, func(t []byte) { out = append(out, string(t)) })
+	var st stemmer
+	eachTerm(text, nil, func(t []byte) { out = append(out, st.stem(t)) })
 	return out
 }
 
-// eachTerm calls fn with each term of text, as terms returns them, in a
-// buffer that buf lends and fn must not keep: indexing a paper counts its
-// terms in a map, and a lookup with string(t) allocates nothing.
+// eachTerm calls fn with each term of text as terms returns them but not
+// stemmed, in a buffer that buf lends and fn must not keep: indexing a
+// paper counts its terms in a table and stems only the distinct ones.
 func eachTerm(text string, buf []byte, fn func(t []byte)) []byte {
 	emit := func(t []byte) {
 		// A rune takes at most 4 bytes: only shorter terms need counting.
@@ -91,6 +94,76 @@ func eachTerm(text string, buf []byte, fn func(t []byte)) []byte {
 	return t
 }
 
+// A stemmer reduces lower-case words to their stems by the Snowball
+// English (Porter2) algorithm, so that "agents" and "agent", "benchmarks"
+// and "benchmarking" are one term of the index and of a query. Stemming a
+// word costs about a microsecond and allocates; the same words recur
+// paper after paper, so each stemmer remembers up to maxStemMemo of them.
+// The zero stemmer is ready to use; one is not safe for concurrent use.
+type stemmer struct{ memo map[string]string }
+
+// maxStemMemo bounds a stemmer's memory: about 10 MB.
+const maxStemMemo = 1 << 17
+
+// stem returns the stem of the lower-case word w.
+func (st *stemmer) stem(w []byte) string {
+	if s, ok := st.memo[string(w)]; ok {
+		return s
+	}
+	return st.miss(string(w))
+}
+
+// stemString is stem for a string, which the stemmer does not keep.
+func (st *stemmer) stemString(w string) string {
+	if s, ok := st.memo[w]; ok {
+		return s
+	}
+	return st.miss(strings.Clone(w))
+}
+
+// miss stems word and remembers it.
+func (st *stemmer) miss(word string) string {
+	s := english.Stem(word, false)
+	if st.memo == nil {
+		st.memo = make(map[string]string, 1024)
+	}
+	if len(st.memo) < maxStemMemo {
+		st.memo[word] = s
+	}
+	return s
+}
+
+// stemName returns the stemmed form of an entity name or alias kept in
+// the stemmed name index (0x10): its words (runs of letters and digits,
+// lower-cased, none dropped) stemmed and joined by one space, so that
+// "vision-language models" and "Vision Language Model" both give "vision
+// languag model". Unlike terms it keeps short words and stop words, so
+// that "GPT-4" stays "gpt 4", apart from "GPT-3". It returns "" for a name
+// without letters or digits.
+func stemName(name string, st *stemmer) string {
+	var b strings.Builder
+	var word []byte
+	flush := func() {
+		if len(word) == 0 {
+			return
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(st.stem(word))
+		word = word[:0]
+	}
+	for _, r := range name {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			word = utf8.AppendRune(word, unicode.ToLower(r))
+			continue
+		}
+		flush()
+	}
+	flush()
+	return b.String()
+}
+
 // normName returns the form of an entity name or alias kept in the name
 // index (0x07): lower-cased, every run of white space or control
 // characters collapsed to one space, trimmed; punctuation is kept, so
@@ -123,13 +196,10 @@ func termFreqs(p *graph.Paper) (map[string]uint32, int) {
 	tf := make(map[string]uint32, 128)
 	n := 0
 	var buf []byte
+	var st stemmer
 	for _, s := range paperText(p) {
 		buf = eachTerm(s, buf, func(t []byte) {
-			if _, ok := tf[string(t)]; ok {
-				tf[string(t)]++
-			} else {
-				tf[string(t)] = 1
-			}
+			tf[st.stem(t)]++
 			n++
 		})
 	}
@@ -158,13 +228,15 @@ type termScratch struct {
 	keys     []uint64
 	seed     maphash.Seed
 	seeded   bool
+	stems    stemmer
 }
 
 func textTermsOf(p *graph.Paper, sc *termScratch) textTerms {
 	// The terms are copied into one string, counted in a small hash table
-	// and only the distinct ones sorted: sorting all of them cost twice as
-	// much, a map more (check counts them with one, termFreqs, and
-	// compares).
+	// and only the distinct ones stemmed and sorted: sorting all of them
+	// cost twice as much, a map more (check counts them with one,
+	// termFreqs, and compares), and stemming each term 70% more than all
+	// the rest.
 	all, ends := sc.all[:0], sc.ends[:0]
 	for _, s := range paperText(p) {
 		sc.buf = eachTerm(s, sc.buf, func(t []byte) {
@@ -206,10 +278,22 @@ func textTermsOf(p *graph.Paper, sc *termScratch) textTerms {
 			}
 		}
 	}
+	for i := range distinct {
+		distinct[i].t = sc.stems.stemString(distinct[i].t)
+	}
 	out := make([]termTF, len(distinct))
 	sc.keys = sortTerms(out, distinct, sc.keys)
-	// The scratch must not keep joined alive: out's strings are the
-	// caller's.
+	// Words with one stem ("agent", "agents") are one term.
+	n := 0
+	for _, x := range out {
+		if n > 0 && out[n-1].t == x.t {
+			out[n-1].tf += x.tf
+			continue
+		}
+		out[n] = x
+		n++
+	}
+	out = slices.Clip(out[:n])
 	clear(distinct)
 	sc.all, sc.ends, sc.distinct = all, ends, distinct[:0]
 	return textTerms{out, len(ends)}

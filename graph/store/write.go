@@ -25,6 +25,10 @@ import (
 // label) is kept when the new paper has none, other metadata is the union,
 // and the source index keeps both (source, index) pairs.
 //
+// The corrections that MergeEntities and AddAlias keep apply to papers
+// first: a paper mentioning an entity merged into another is linked to
+// that other, and papers is rewritten in place to say so.
+//
 // On error, the papers of the transactions committed before it stay
 // written; the result counts them.
 func (s *Store) PutPapers(ctx context.Context, papers []graph.Paper) (graph.PutResult, error) {
@@ -46,6 +50,16 @@ func (s *Store) PutPapers(ctx context.Context, papers []graph.Paper) (graph.PutR
 	s.shareMu.RLock()
 	logEdges := s.share != nil
 	s.shareMu.RUnlock()
+	fixes, err := s.corrections()
+	if err != nil {
+		return res, fmt.Errorf("put papers: %w", err)
+	}
+	if len(fixes) > 0 {
+		ids := newIDMemo()
+		for i := range papers {
+			papers[i] = *fixes.apply(&papers[i], ids)
+		}
+	}
 	// Stay well under Badger's limits (15% of a memtable) so that
 	// ErrTxnTooBig stays the exception.
 	maxEntries := int(s.db.MaxBatchCount()) * 7 / 10
@@ -239,6 +253,9 @@ type writer struct {
 	// for the sharing index (PutPapers; a Loader drops the index).
 	logEdges bool
 	edgeLog  []edgeEdit
+	// fixes are the corrections a curation applies and changes (see
+	// curation.go); PutPapers applies them before its writers run.
+	fixes corrections
 	// skipText leaves the indexing of text to another writer (see
 	// Loader.add); deferDocFreq leaves the writing of document
 	// frequencies to the Loader, which writes each term's once, at the
@@ -895,18 +912,31 @@ func (w *writer) entity(id string) (*entityEdit, error) {
 }
 
 // indexName adds name to the name index (0x07) of entity id, in its
-// normalised and slug forms.
+// normalised and slug forms, and to the stemmed name index (0x10).
 func (w *writer) indexName(name, id string) error {
-	norm := normName(name)
-	if norm != "" {
-		if err := w.mark(nameKey(norm, id)); err != nil {
+	for _, k := range nameIndexKeys(name, id, &w.scratch.stems) {
+		if err := w.mark(k); err != nil {
 			return err
 		}
 	}
-	if slug := graph.Slug(name); slug != "" && slug != norm {
-		return w.mark(nameKey(slug, id))
-	}
 	return nil
+}
+
+// nameIndexKeys returns the keys that index name as a name or alias of
+// entity id (0x07, 0x10): what indexName writes and a merge deletes.
+func nameIndexKeys(name, id string, st *stemmer) [][]byte {
+	var keys [][]byte
+	norm := normName(name)
+	if norm != "" {
+		keys = append(keys, nameKey(norm, id))
+	}
+	if slug := graph.Slug(name); slug != "" && slug != norm {
+		keys = append(keys, nameKey(slug, id))
+	}
+	if stem := stemName(name, st); stem != "" {
+		keys = append(keys, stemKey(stem, id))
+	}
+	return keys
 }
 
 const (

@@ -1,0 +1,48 @@
+package server
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/papergraph/papergraph/graph"
+)
+
+// The resolvers of curation: finding likely duplicates, and the
+// mutations that delete papers, merge entities and add aliases, each
+// needing the write token as addPapers does.
+
+func (r *queryResolver) Duplicates(ctx context.Context, kind *graph.Kind, reason *graph.DuplicateReason, first *int) ([]graph.Duplicate, error) {
+	n, err := pageSize("first", first)
+	if err != nil {
+		return nil, err
+	}
+	ds, err := r.store.Duplicates(ctx, graph.DuplicateQuery{Kind: deref(kind), Reason: deref(reason)})
+	return ds[:min(n, len(ds))], err
+}
+
+// maxDeletePapers bounds deletePapers' input, as maxAddPapers does.
+const maxDeletePapers = 100
+
+func (r *mutationResolver) DeletePapers(ctx context.Context, ids []string) (int, error) {
+	if err := authorize(ctx, r.writeToken); err != nil {
+		return 0, err
+	}
+	if len(ids) > maxDeletePapers {
+		return 0, fmt.Errorf("%w: %d ids (want at most %d per call)", graph.ErrBadArgument, len(ids), maxDeletePapers)
+	}
+	return r.store.DeletePapers(ctx, ids)
+}
+
+func (r *mutationResolver) MergeEntities(ctx context.Context, from string, into string) (graph.Entity, error) {
+	if err := authorize(ctx, r.writeToken); err != nil {
+		return graph.Entity{}, err
+	}
+	return r.store.MergeEntities(ctx, from, into)
+}
+
+func (r *mutationResolver) AddAlias(ctx context.Context, entity string, alias string) (graph.Entity, error) {
+	if err := authorize(ctx, r.writeToken); err != nil {
+		return graph.Entity{}, err
+	}
+	return r.store.AddAlias(ctx, entity, alias)
+}
