@@ -1,15 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/papergraph/papergraph/graph"
 	"github.com/papergraph/papergraph/graph/dgraph"
 	"github.com/papergraph/papergraph/graph/store"
 	"github.com/papergraph/papergraph/server"
@@ -46,7 +49,11 @@ func openStore(dir string, opts store.Options) (*store.Store, error) {
 			return nil, fmt.Errorf("open store: %w", err)
 		}
 	}
-	return store.Open(dir, opts)
+	st, err := store.Open(dir, opts)
+	if opts.ReadOnly && errors.Is(err, graph.ErrLocked) {
+		return nil, fmt.Errorf("%w; %s", err, serverHint)
+	}
+	return st, err
 }
 
 // backend is the graph a command serves or fills: the Badger database of
@@ -69,13 +76,40 @@ func openBackend(ctx context.Context, dir, dgraphAddr string, opts store.Options
 const dgraphUsage = "use the Dgraph cluster whose alpha listens at `HOST:9080` (several comma-separated) instead of a Badger database"
 
 // parseFlags parses args with fs, marking errors in the command line
-// with errUsage (exit status 2).
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	err := fs.Parse(args)
-	if err == nil || errors.Is(err, flag.ErrHelp) {
-		return err
+// with errUsage (exit status 2). Flags may follow the arguments, as in
+// `ingest FILE --db DIR`, up to a "--", after which everything is an
+// argument; fs.Args() returns the arguments in order. On -h or --help
+// the command's usage goes to stdout and the error is flag.ErrHelp, which
+// main exits 0 for.
+func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) error {
+	out := fs.Output()
+	var msg bytes.Buffer // what fs prints: usage, after an error message or not
+	fs.SetOutput(&msg)
+	defer fs.SetOutput(out)
+	var positional []string
+	for {
+		err := fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			stdout.Write(msg.Bytes())
+			return err
+		}
+		if err != nil {
+			out.Write(msg.Bytes())
+			return fmt.Errorf("%w: %s: %v", errUsage, fs.Name(), err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			positional = append(positional, rest...)
+			break
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
 	}
-	return fmt.Errorf("%w: %s: %v", errUsage, fs.Name(), err)
+	// Parse once more so that fs.Args() is the arguments gathered.
+	return fs.Parse(append([]string{"--"}, positional...))
 }
 
 // stringList is a repeatable string flag.

@@ -3,8 +3,18 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/papergraph/papergraph/graph"
 )
 
 // TestUnknownFlag checks that every command reports a flag it does not
@@ -17,5 +27,138 @@ func TestUnknownFlag(t *testing.T) {
 				t.Errorf("%s --no-such-flag: %v; want a usage error", cmd, err)
 			}
 		})
+	}
+}
+
+// TestHelp checks that -h, --help and `help CMD` print the command's usage
+// to standard output and exit 0, and that --version is the version.
+func TestHelp(t *testing.T) {
+	for _, cmd := range []string{"extract", "ingest", "stats", "check", "delete", "merge", "alias", "duplicates", "serve", "export", "bench"} {
+		for _, args := range [][]string{{cmd, "-h"}, {cmd, "--help"}, {"help", cmd}, {cmd, "-h", "x"}} {
+			var stdout, stderr bytes.Buffer
+			err := run(context.Background(), args, nil, &stdout, &stderr)
+			if code := exitCode(err); code != 0 || !strings.HasPrefix(stdout.String(), "usage: papergraph "+cmd+" ") || stderr.Len() > 0 {
+				t.Errorf("%q: exit %d (%v), stdout %.40q, stderr %q; want exit 0 and %s's usage on stdout", args, code, err, stdout.String(), stderr.String(), cmd)
+			}
+		}
+	}
+	for _, args := range [][]string{{"help"}, {"--help"}, {"-h"}} {
+		var stdout bytes.Buffer
+		if err := run(context.Background(), args, nil, &stdout, io.Discard); err != nil || !strings.Contains(stdout.String(), "exit status: 0") {
+			t.Errorf("%q: %v, stdout %.40q; want the top-level usage", args, err, stdout.String())
+		}
+	}
+	var stdout bytes.Buffer
+	if err := run(context.Background(), []string{"--version"}, nil, &stdout, io.Discard); err != nil || !strings.HasPrefix(stdout.String(), "papergraph ") {
+		t.Errorf("--version: %v, %q; want the version", err, stdout.String())
+	}
+}
+
+func TestExitCode(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"ok", nil, 0},
+		{"help", fmt.Errorf("stats: %w", flag.ErrHelp), 0},
+		{"usage", fmt.Errorf("%w: unknown command", errUsage), 2},
+		{"failure", errors.New("disk full"), 1},
+	}
+	for _, tt := range tests {
+		if got := exitCode(tt.err); got != tt.want {
+			t.Errorf("exitCode(%s: %v) = %d; want %d", tt.name, tt.err, got, tt.want)
+		}
+	}
+}
+
+// TestParseFlags checks that flags may follow arguments, up to "--".
+func TestParseFlags(t *testing.T) {
+	tests := []struct {
+		args     []string
+		db       string
+		json     bool
+		wantArgs []string
+	}{
+		{[]string{"a.jsonl", "--db", "d"}, "d", false, []string{"a.jsonl"}},
+		{[]string{"--db", "d", "a.jsonl", "b.jsonl", "--json"}, "d", true, []string{"a.jsonl", "b.jsonl"}},
+		{[]string{"a.jsonl", "--", "--db", "b"}, "", false, []string{"a.jsonl", "--db", "b"}},
+		{[]string{"-", "--json"}, "", true, []string{"-"}},
+		{nil, "", false, nil},
+	}
+	for _, tt := range tests {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		db := fs.String("db", "", "")
+		asJSON := fs.Bool("json", false, "")
+		if err := parseFlags(fs, tt.args, io.Discard); err != nil {
+			t.Errorf("parseFlags(%q): %v", tt.args, err)
+			continue
+		}
+		if *db != tt.db || *asJSON != tt.json || !slices.Equal(fs.Args(), tt.wantArgs) {
+			t.Errorf("parseFlags(%q) = db %q json %v args %q; want %q %v %q", tt.args, *db, *asJSON, fs.Args(), tt.db, tt.json, tt.wantArgs)
+		}
+	}
+}
+
+func TestVersionLine(t *testing.T) {
+	tests := []struct {
+		name     string
+		settings []debug.BuildSetting
+		want     string
+	}{
+		{"no vcs", nil, "papergraph v1.2.0 go1.26.0"},
+		{"clean", []debug.BuildSetting{{Key: "vcs.revision", Value: "abc123"}, {Key: "vcs.time", Value: "2026-12-01T23:00:00Z"}, {Key: "vcs.modified", Value: "false"}},
+			"papergraph v1.2.0 abc123 2026-12-01T23:00:00Z go1.26.0"},
+		{"modified", []debug.BuildSetting{{Key: "vcs.revision", Value: "abc123"}, {Key: "vcs.modified", Value: "true"}},
+			"papergraph v1.2.0 abc123+modified go1.26.0"},
+	}
+	for _, tt := range tests {
+		info := &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Version: "v1.2.0"}, Settings: tt.settings}
+		if got := versionLine(info); got != tt.want {
+			t.Errorf("versionLine(%s) = %q; want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestReadOnlyWhileServing runs serve on a database, then stats and
+// export on it: opening it is refused with the hint, and --server asks
+// the running server instead.
+func TestReadOnlyWhileServing(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "db")
+	s := startServe(t, "--db", db)
+	_, _, err := runCmd(t, "stats", "--db", db)
+	if !errors.Is(err, graph.ErrLocked) || !strings.Contains(err.Error(), "--server URL") || exitCode(err) != 1 {
+		t.Errorf("stats on a served database: %v (exit %d); want ErrLocked with the --server hint, exit 1", err, exitCode(err))
+	}
+	out, _, err := runCmd(t, "stats", "--server", s.url, "--json")
+	if err != nil {
+		t.Fatalf("stats --server: %v", err)
+	}
+	var st struct {
+		Papers   int
+		Entities map[string]int
+	}
+	if err := json.Unmarshal([]byte(out), &st); err != nil || st.Papers == 0 || st.Entities["dataset"] == 0 {
+		t.Errorf("stats --server --json = %s (%v); want the seed graph's counts", out, err)
+	}
+	var top struct {
+		Entities struct {
+			Edges []struct{ Node struct{ ID string } }
+		}
+	}
+	s.query(t, `{ entities(kind: DATASET, first: 1) { edges { node { id } } } }`, nil, &top)
+	if len(top.Entities.Edges) == 0 {
+		t.Fatal("the seed graph has no dataset")
+	}
+	id := top.Entities.Edges[0].Node.ID
+	out, _, err = runCmd(t, "export", "--server", s.url, "--entity", id, "--format", "graphml")
+	if err != nil {
+		t.Fatalf("export --server: %v", err)
+	}
+	if !strings.Contains(out, `<node id="`+id+`">`) {
+		t.Errorf("export --server --entity %s lacks the entity's node:\n%.300s", id, out)
+	}
+	if _, _, err := runCmd(t, "export", "--server", s.url, "--format", "graphml"); exitCode(err) != 2 {
+		t.Errorf("export --server of the whole graph: %v; want a usage error", err)
 	}
 }

@@ -28,8 +28,8 @@ func runAlias(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := flag.NewFlagSet("alias", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	db := fs.String("db", "", "database `DIR` (default $PAPERGRAPH_DB or "+defaultDB()+")")
-	fs.Usage = func() { fmt.Fprint(stderr, aliasUsage); fs.PrintDefaults() }
-	if err := parseFlags(fs, args); err != nil {
+	fs.Usage = func() { fmt.Fprint(fs.Output(), aliasUsage); fs.PrintDefaults() }
+	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	if fs.NArg() < 2 {

@@ -60,8 +60,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	flags.BoolVar(&cfg.Incremental, "incremental", false, "ingest with PutPapers, as into a database that holds data, rather than with a bulk load")
 	flags.StringVar(&cfg.Dgraph, "dgraph", "", "ingest into and query the Dgraph cluster whose alpha listens at `HOST:9080`, empty (with --reuse: query what it holds), instead of a Badger database")
 	flags.BoolVar(&cfg.Reuse, "reuse", false, "skip extraction and ingest: query the database in --db, left by an earlier bench --db")
-	flags.Usage = func() { fmt.Fprint(stderr, benchUsage); flags.PrintDefaults() }
-	if err := parseFlags(flags, args); err != nil {
+	flags.Usage = func() { fmt.Fprint(flags.Output(), benchUsage); flags.PrintDefaults() }
+	if err := parseFlags(flags, args, stdout); err != nil {
 		return err
 	}
 	switch {

@@ -48,6 +48,8 @@ func TestBenchJSON(t *testing.T) {
 		ExtractMBs   float64 `json:"extract_mb_s"`
 		IngestS      float64 `json:"ingest_papers_s"`
 		DBBytes      int64   `json:"db_bytes"`
+		ExportEdgesS float64 `json:"export_edges_s"`
+		ExportBytes  int64   `json:"export_bytes"`
 		Queries      map[string]struct {
 			N   int     `json:"n"`
 			P50 float64 `json:"p50_us"`
@@ -78,6 +80,9 @@ func TestBenchJSON(t *testing.T) {
 		case q.N != 20 || q.P50 <= 0 || q.P50 > q.P95 || q.P95 > q.P99:
 			t.Errorf("query %s: %+v; want 20 timings with p50 <= p95 <= p99", name, q)
 		}
+	}
+	if res.ExportEdgesS <= 0 || res.ExportBytes <= 0 {
+		t.Errorf("export: %v edges/s, %d bytes; want both positive", res.ExportEdgesS, res.ExportBytes)
 	}
 	if res.HTTP == nil || res.HTTP.Requests == 0 || res.HTTP.Errors != 0 {
 		t.Errorf("http: %+v; want requests and no errors", res.HTTP)

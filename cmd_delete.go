@@ -23,8 +23,8 @@ func runDelete(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := flag.NewFlagSet("delete", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	db := fs.String("db", "", "database `DIR` (default $PAPERGRAPH_DB or "+defaultDB()+")")
-	fs.Usage = func() { fmt.Fprint(stderr, deleteUsage); fs.PrintDefaults() }
-	if err := parseFlags(fs, args); err != nil {
+	fs.Usage = func() { fmt.Fprint(fs.Output(), deleteUsage); fs.PrintDefaults() }
+	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {

@@ -44,8 +44,8 @@ func runDuplicates(ctx context.Context, args []string, stdout, stderr io.Writer)
 	db := fs.String("db", "", "database `DIR` (default $PAPERGRAPH_DB or "+defaultDB()+")")
 	kind := fs.String("kind", "", "only pairs with an entity of `KIND` (task, modality, dataset or technique)")
 	asJSON := fs.Bool("json", false, `print a JSON array of {"reason", "a", "b", "detail"}`)
-	fs.Usage = func() { fmt.Fprint(stderr, duplicatesUsage); fs.PrintDefaults() }
-	if err := parseFlags(fs, args); err != nil {
+	fs.Usage = func() { fmt.Fprint(fs.Output(), duplicatesUsage); fs.PrintDefaults() }
+	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

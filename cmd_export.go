@@ -41,7 +41,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	db := fs.String("db", "", "database `DIR` (default $PAPERGRAPH_DB or "+defaultDB()+")")
-	format := fs.String("format", "dot", "output `FORMAT`: dot, svg, png, graphml, cytoscape or rdf (gzipped N-Quads of the whole graph and, beside -o, its DQL schema, for dgraph bulk)")
+	format := fs.String("format", "dot", "output `FORMAT`: dot, svg, png, graphml, cytoscape, neo4j (CSV files for neo4j-admin database import, into the directory -o DIR or DIR) or rdf (gzipped N-Quads of the whole graph and, beside -o, its DQL schema, for dgraph bulk)")
 	var sel graph.Selection
 	fs.StringVar(&sel.Paper, "paper", "", "start from the paper `ID`")
 	fs.StringVar(&sel.Entity, "entity", "", "start from the entity `KIND:NAME` (a name, alias or id, as dataset:gsm8k)")
@@ -53,9 +53,13 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.BoolVar(&opts.Cluster, "cluster", false, "dot, svg, png: group entities by kind in clusters")
 	fs.BoolVar(&opts.Legend, "legend", false, "dot, svg, png: add a legend (nodes with ids starting \""+export.LegendPrefix+"\")")
 	out := fs.String("o", "", "write to `FILE` instead of standard output")
-	fs.Usage = func() { fmt.Fprintf(stderr, exportUsage, renderLimit); fs.PrintDefaults() }
-	if err := parseFlags(fs, args); err != nil {
+	server := fs.String("server", "", "ask the papergraph server at `URL` (http://127.0.0.1:8080) for the neighbourhood of --paper or --entity instead of opening the database, which a running serve holds")
+	fs.Usage = func() { fmt.Fprintf(fs.Output(), exportUsage, renderLimit); fs.PrintDefaults() }
+	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
+	}
+	if *format == "neo4j" {
+		return exportNeo4j(ctx, fs, *db, *out, sel, *kinds)
 	}
 	if fs.NArg() > 0 {
 		fs.Usage()
@@ -69,6 +73,11 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("%w: export: --%w", errUsage, err)
 	}
 
+	if *server != "" {
+		return writeOutput(*out, stdout, func(w io.Writer) error {
+			return remoteExport(ctx, w, *server, sel, f, opts)
+		})
+	}
 	st, err := openStore(*db, store.Options{ReadOnly: true})
 	if err != nil {
 		return err
@@ -114,4 +123,26 @@ func writeOutput(name string, stdout io.Writer, write func(io.Writer) error) (er
 		return err
 	}
 	return os.Rename(f.Name(), name)
+}
+
+// exportNeo4j writes the neo4j-admin import files into the directory
+// given as -o or as the one argument.
+func exportNeo4j(ctx context.Context, fs *flag.FlagSet, db, dir string, sel graph.Selection, kinds string) error {
+	if dir == "" && fs.NArg() == 1 {
+		dir = fs.Arg(0)
+	}
+	if dir == "" || fs.NArg() > 1 || fs.NArg() == 1 && fs.Arg(0) != dir {
+		fs.Usage()
+		return fmt.Errorf("%w: export --format neo4j takes one directory, as -o DIR or DIR", errUsage)
+	}
+	var err error
+	if sel.Kinds, err = graph.ParseKinds(kinds); err != nil {
+		return fmt.Errorf("%w: export: --%w", errUsage, err)
+	}
+	st, err := openStore(db, store.Options{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return export.WriteNeo4j(ctx, dir, st, sel)
 }

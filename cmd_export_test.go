@@ -17,6 +17,7 @@ import (
 
 	"github.com/goccy/go-graphviz"
 
+	"github.com/papergraph/papergraph/export"
 	"github.com/papergraph/papergraph/graph"
 	"github.com/papergraph/papergraph/graph/store"
 )
@@ -323,5 +324,26 @@ func TestExportSVGTooBig(t *testing.T) {
 		if !errors.Is(err, graph.ErrBadArgument) || !regexp.MustCompile(`too many to draw.*as dot`).MatchString(err.Error()) {
 			t.Errorf("export %v with a limit of %d nodes = %v; want a refusal suggesting dot", args, renderLimit, err)
 		}
+	}
+}
+
+// TestExportNeo4j writes the seed graph's neo4j-admin files, as DIR and
+// as -o DIR, and refuses a missing directory.
+func TestExportNeo4j(t *testing.T) {
+	sg := newSeedGraph(t)
+	for _, args := range [][]string{{filepath.Join(t.TempDir(), "neo4j")}, {"-o", filepath.Join(t.TempDir(), "neo4j")}} {
+		if _, err := sg.export(t, append([]string{"--format", "neo4j"}, args...)...); err != nil {
+			t.Fatalf("export --format neo4j %q: %v", args, err)
+		}
+		dir := args[len(args)-1]
+		nodes, rels := export.Neo4jFiles()
+		for _, name := range append(nodes, rels...) {
+			if fi, err := os.Stat(filepath.Join(dir, name)); err != nil || fi.Size() == 0 {
+				t.Errorf("export --format neo4j %q: %s missing or empty (%v)", args, name, err)
+			}
+		}
+	}
+	if _, err := sg.export(t, "--format", "neo4j"); !errors.Is(err, errUsage) {
+		t.Errorf("export --format neo4j without a directory: %v; want a usage error", err)
 	}
 }

@@ -33,8 +33,8 @@ func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	skipBad := fs.Bool("skip-bad", false, "warn about bad records and go on, instead of stopping at the first")
 	var vocab stringList
 	fs.Var(&vocab, "vocab", "extra vocabulary `FILE` (kind<TAB>name<TAB>aliases<TAB>broader); repeatable")
-	fs.Usage = func() { fmt.Fprint(stderr, extractUsage); fs.PrintDefaults() }
-	if err := parseFlags(fs, args); err != nil {
+	fs.Usage = func() { fmt.Fprint(fs.Output(), extractUsage); fs.PrintDefaults() }
+	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {

@@ -25,8 +25,11 @@ import (
 const serveUsage = `usage: papergraph serve [flags]
 
 Serves the GraphQL API at /query, the GraphiQL playground at /, /healthz,
-/metrics and /export/. An empty database is first filled from the embedded
-seed abstracts. Stops gracefully on SIGINT or SIGTERM.
+/readyz, /metrics and /export/. It listens at once; an empty database is
+first filled from the embedded seed abstracts, and until the store is open
+and seeded /readyz and the API answer 503. Logs go to standard error, with
+a line per request unless --access-log=false. Stops gracefully on SIGINT
+or SIGTERM.
 
 flags:
 `
@@ -35,7 +38,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	fl := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	fl.Usage = func() {
-		fmt.Fprint(stderr, serveUsage)
+		fmt.Fprint(fl.Output(), serveUsage)
 		fl.PrintDefaults()
 	}
 	db := fl.String("db", "", "database `dir`ectory (default $PAPERGRAPH_DB, else papergraph/db in the user cache directory)")
@@ -51,7 +54,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	seedsIfEmpty := fl.Bool("seeds-if-empty", true, "fill an empty database from the embedded seed abstracts")
 	timeout := fl.Duration("timeout", 10*time.Second, "per-request `duration` limit")
 	respCache := fl.Int("response-cache", 2048, "query responses kept between writes, `n`; 0 disables the cache")
-	if err := parseFlags(fl, args); err != nil {
+	logFormat := fl.String("log-format", "text", "log `format`: text (key=value) or json (one object a line)")
+	accessLog := fl.Bool("access-log", true, "log a line per request: method, path, GraphQL operation, status, bytes, duration")
+	if err := parseFlags(fl, args, stdout); err != nil {
 		return err
 	}
 	if fl.NArg() > 0 {
@@ -66,10 +71,34 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 			return fmt.Errorf("--playground-assets: %w", err)
 		}
 	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
+	var log *slog.Logger
+	switch *logFormat {
+	case "text":
+		log = slog.New(slog.NewTextHandler(stderr, nil))
+	case "json":
+		log = slog.New(slog.NewJSONHandler(stderr, nil))
+	default:
+		fl.Usage()
+		return fmt.Errorf("%w: serve: --log-format %q (want text or json)", errUsage, *logFormat)
+	}
 
+	// Listen first, so that probes get an answer (/readyz 503) while the
+	// store opens and seeds; the gate opens to the server once it can.
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	var gate server.Gate
+	hs := httpServer(&gate, log)
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	log.Info("listening, opening the database", "addr", ln.Addr().String())
+
+	// Deferred before the shutdown below runs: the store closes once the
+	// requests in flight are done.
 	st, err := openBackend(ctx, *db, *dg, store.Options{Logger: log})
 	if err != nil {
+		hs.Close()
 		return err
 	}
 	// Close is bounded (see store.Close): with shutdownGrace, serve ends
@@ -81,10 +110,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	}()
 	x, err := extract.New(extract.Options{})
 	if err != nil {
+		hs.Close()
 		return err
 	}
 	if *seedsIfEmpty {
 		if err := seedIfEmpty(ctx, st, x, log); err != nil {
+			hs.Close()
 			return err
 		}
 	}
@@ -100,11 +131,41 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		DisableIntrospection: *noIntro,
 		Limits:               server.Limits{Timeout: *timeout, ResponseCacheSize: cmp.Or(*respCache, -1)},
 		Logger:               log,
+		AccessLog:            *accessLog,
 	})
 	if err != nil {
+		hs.Close()
 		return err
 	}
-	return listenAndServe(ctx, *addr, srv, log)
+	gate.Open(srv)
+	log.Info("serving", "url", "http://"+ln.Addr().String()+"/", "graphql", "http://"+ln.Addr().String()+"/query")
+
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}
+
+// httpServer returns the HTTP server of h, with serve's timeouts.
+func httpServer(h http.Handler, log *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		// Longer than the per-request timeout, so that a slow request gets
+		// its TIMEOUT error rather than a cut connection.
+		WriteTimeout: 60 * time.Second,
+		IdleTimeout:  2 * time.Minute,
+		ErrorLog:     slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
 }
 
 // seedIfEmpty fills an empty database with the papers the extractor finds
@@ -130,42 +191,6 @@ func seedIfEmpty(ctx context.Context, st backend, x *extract.Extractor, log *slo
 	}
 	log.Info(fmt.Sprintf("database empty: built the graph from %d embedded seed papers", stats.Papers),
 		"added", sum.Added, "updated", sum.Updated, "unchanged", sum.Unchanged, "took", sum.Elapsed.Round(time.Millisecond))
-	return nil
-}
-
-// listenAndServe serves h on addr until ctx is done, then shuts down
-// gracefully: it stops accepting, lets requests in flight finish for up to
-// shutdownGrace, and returns.
-func listenAndServe(ctx context.Context, addr string, h http.Handler, log *slog.Logger) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	hs := &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		// Longer than the per-request timeout, so that a slow request gets
-		// its TIMEOUT error rather than a cut connection.
-		WriteTimeout: 60 * time.Second,
-		IdleTimeout:  2 * time.Minute,
-		ErrorLog:     slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
-	log.Info("serving", "url", "http://"+ln.Addr().String()+"/", "graphql", "http://"+ln.Addr().String()+"/query")
-
-	select {
-	case err := <-served:
-		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
-	}
-	log.Info("shutting down")
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
-	}
 	return nil
 }
 

@@ -46,7 +46,7 @@ type serving struct {
 	stop func() error // cancels serve's context and waits for it to return
 }
 
-var servingURL = regexp.MustCompile(`msg=serving url=(http://[0-9.:]+)/`)
+var servingURL = regexp.MustCompile(`(?:msg=serving url=|"msg":"serving","url":")(http://[0-9.:]+)/`)
 
 // startServe runs `papergraph serve --addr 127.0.0.1:0 args...` as main
 // would, and waits until it listens.
@@ -479,5 +479,36 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	}
 	if !strings.Contains(result, "papersSharing") {
 		t.Errorf("result pane lacks papersSharing:\n%s", result)
+	}
+}
+
+// TestServeReadyJSONLogs checks /readyz once serving and the access log
+// of --log-format json: one JSON object a line.
+func TestServeReadyJSONLogs(t *testing.T) {
+	s := startServe(t, "--db", filepath.Join(t.TempDir(), "db"), "--log-format", "json")
+	resp, err := http.Get(s.url + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("GET /readyz once serving = %d; want 200", resp.StatusCode)
+	}
+	s.query(t, `query Count { stats { papers } }`, nil, nil)
+	if err := s.stop(); err != nil {
+		t.Fatal(err)
+	}
+	var access []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(s.logs.String()), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("log line %q is not JSON: %v", line, err)
+		}
+		if m["msg"] == "request" {
+			access = append(access, m)
+		}
+	}
+	if len(access) != 2 || access[0]["path"] != "/readyz" || access[1]["operation"] != "Count" || access[1]["status"] != 200.0 {
+		t.Errorf("access log = %v; want /readyz, then the Count query with status 200", access)
 	}
 }

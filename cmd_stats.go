@@ -24,22 +24,30 @@ func runStats(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.SetOutput(stderr)
 	db := fs.String("db", "", "database `DIR` (default $PAPERGRAPH_DB or "+defaultDB()+")")
 	asJSON := fs.Bool("json", false, `print {"papers": N, "entities": {"task": N, ...}, "edges": N}`)
-	fs.Usage = func() { fmt.Fprint(stderr, statsUsage); fs.PrintDefaults() }
-	if err := parseFlags(fs, args); err != nil {
+	server := fs.String("server", "", "ask the papergraph server at `URL` (http://127.0.0.1:8080) instead of opening the database, which a running serve holds")
+	fs.Usage = func() { fmt.Fprint(fs.Output(), statsUsage); fs.PrintDefaults() }
+	err := parseFlags(fs, args, stdout)
+	if err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		fs.Usage()
 		return fmt.Errorf("%w: stats takes no arguments", errUsage)
 	}
-	s, err := openStore(*db, store.Options{ReadOnly: true})
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	st, err := s.Stats(ctx)
-	if err != nil {
-		return err
+	var st graph.Stats
+	if *server != "" {
+		if st, err = remoteStats(ctx, *server); err != nil {
+			return err
+		}
+	} else {
+		s, err := openStore(*db, store.Options{ReadOnly: true})
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		if st, err = s.Stats(ctx); err != nil {
+			return err
+		}
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)

@@ -1,6 +1,6 @@
 module github.com/papergraph/papergraph
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/99designs/gqlgen v0.17.98

@@ -41,27 +41,40 @@ commands:
   bench       measure extraction, ingest and query performance on a generated corpus
   version     print the version
 
-Run 'papergraph <command> -h' for a command's flags.
+Run 'papergraph help <command>' or 'papergraph <command> -h' for a
+command's flags, which may come before or after its arguments;
+'papergraph --version' prints the version.
+
+exit status: 0 success (and -h, --help), 1 failure, 2 a bad command line.
 `
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
+	code := exitCode(err)
+	if code != 0 {
+		fmt.Fprintln(os.Stderr, "papergraph:", err)
+	}
+	os.Exit(code)
+}
+
+// exitCode is the exit status for run's error: 0 for none and for
+// flag.ErrHelp, 2 for errUsage, 1 for any other.
+func exitCode(err error) int {
 	switch {
-	case err == nil:
-	case errors.Is(err, flag.ErrHelp):
-		os.Exit(2)
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
 	case errors.Is(err, errUsage):
-		fmt.Fprintln(os.Stderr, "papergraph:", err)
-		os.Exit(2)
+		return 2
 	default:
-		fmt.Fprintln(os.Stderr, "papergraph:", err)
-		os.Exit(1)
+		return 1
 	}
 }
 
-// errUsage marks errors in the command line itself; main exits 2 for them.
+// errUsage marks errors in the command line itself; main exits 2 for them,
+// 1 for every other error, and 0 for flag.ErrHelp (-h, --help: the usage
+// was asked for and printed).
 var errUsage = errors.New("usage")
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -93,11 +106,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runExport(ctx, rest, stdout, stderr)
 	case "bench":
 		return runBench(ctx, rest, stdout, stderr)
-	case "version":
+	case "version", "--version", "-version":
 		return runVersion(stdout)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return nil
+	case "help", "-h", "-help", "--help":
+		if len(rest) == 0 {
+			fmt.Fprint(stdout, usage)
+			return nil
+		}
+		if rest[0] == "help" || rest[0] == "version" || len(rest) > 1 {
+			fmt.Fprint(stdout, usage)
+			return nil
+		}
+		return run(ctx, []string{rest[0], "-h"}, stdin, stdout, stderr)
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("%w: unknown command %q", errUsage, cmd)

@@ -96,6 +96,13 @@ type Result struct {
 	// HTTP load comes after it.
 	QueriesPeakRSSBytes int64 `json:"queries_peak_rss_bytes"`
 
+	// The whole graph streamed as ExportFormat (see exportWhole), after
+	// the queries.
+	ExportFormat  string  `json:"export_format"`
+	ExportSeconds float64 `json:"export_s"`
+	ExportBytes   int64   `json:"export_bytes"`
+	ExportEdgesS  float64 `json:"export_edges_s"`
+
 	Queries   map[string]*Latency `json:"queries"`
 	PathFound float64             `json:"path_found"`
 	// SharingMismatches counts, of the first SharingChecked papersSharing
@@ -146,7 +153,7 @@ type Machine struct {
 // Run measures papergraph as cfg says, with the extractor x, and returns
 // the figures. It runs the phases in order: extraction of a sample, ingest
 // of the corpus through the ingest pipeline, in-process queries on the
-// reopened store and, with cfg.HTTP, the HTTP load.
+// reopened store, a whole-graph export and, with cfg.HTTP, the HTTP load.
 func Run(ctx context.Context, x *extract.Extractor, cfg Config) (Result, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
@@ -266,6 +273,9 @@ func (b *bench) measureQueries(ctx context.Context, st server.Store) error {
 		return err
 	}
 	b.res.QueriesPeakRSSBytes = procStatus()["VmHWM"]
+	if err := b.exportWhole(ctx, st); err != nil {
+		return err
+	}
 	if b.cfg.HTTP {
 		if err := b.loadHTTP(ctx, st); err != nil {
 			return err

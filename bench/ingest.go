@@ -57,7 +57,6 @@ func (b *bench) ingestInto(ctx context.Context, st sink) error {
 		close(rssDone)
 	}()
 	p := b.newProgress("ingest", "papers", int64(b.cfg.Papers))
-	done := 0
 	src := corpus.Take(c, b.cfg.Papers)
 	ids := make([]string, 0, b.cfg.Papers)
 	b.names = map[string]string{}
@@ -77,10 +76,9 @@ func (b *bench) ingestInto(ctx context.Context, st sink) error {
 				}
 			}
 		},
-		Progress: func(sum ingest.Summary) {
-			p.add(sum.Papers() - done)
-			done = sum.Papers()
-		},
+		// The bar moves per paper extracted; the final merge is a phase.
+		Extracted: func(int64) { p.add(1) },
+		Phase:     func(ph ingest.Phase) { p.step("ingest: final step, " + string(ph)) },
 	})
 	p.finish()
 	if err != nil {

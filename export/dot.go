@@ -135,9 +135,9 @@ func (dw *DOTWriter) closeCluster() {
 // tooltip unless it is empty.
 func appendDOTNode(b []byte, id, label, tooltip string, k graph.NodeKind) []byte {
 	st := dotStyles[k]
-	b = append(b, quoteDOT(id)...)
+	b = appendDOTString(b, id)
 	b = append(b, " [label="...)
-	b = append(b, quoteDOT(label)...)
+	b = appendDOTString(b, label)
 	b = append(b, ", shape="...)
 	b = append(b, st.shape...)
 	b = append(b, ", style=\""...)
@@ -149,7 +149,7 @@ func appendDOTNode(b []byte, id, label, tooltip string, k graph.NodeKind) []byte
 	b = append(b, '"')
 	if tooltip != "" {
 		b = append(b, ", tooltip="...)
-		b = append(b, quoteDOT(tooltip)...)
+		b = appendDOTString(b, tooltip)
 	}
 	return append(b, "];\n"...)
 }
@@ -164,11 +164,11 @@ func (dw *DOTWriter) WriteEdge(e graph.Edge) error {
 		dw.edges = true
 	}
 	b := append(dw.buf[:0], '\t')
-	b = append(b, quoteDOT(e.From)...)
+	b = appendDOTString(b, e.From)
 	b = append(b, " -> "...)
-	b = append(b, quoteDOT(e.To)...)
+	b = appendDOTString(b, e.To)
 	b = append(b, " [class="...)
-	b = append(b, quoteDOT(e.Kind)...)
+	b = appendDOTString(b, e.Kind)
 	if e.Kind == graph.BroaderEdge {
 		b = append(b, ", style=dashed, arrowhead=empty"...)
 	}
@@ -201,31 +201,15 @@ func WriteDOT(w io.Writer, g graph.Subgraph, opts DOTOptions) error {
 	return dw.Close()
 }
 
-// quoteDOT returns s as a DOT double-quoted string whose value, read as a
-// Graphviz label, is s: a quote becomes \", a backslash \\ (a lone
-// backslash would start a label escape such as \N or \l), a newline \n;
-// other control characters and characters XML forbids (Graphviz writes
-// labels into SVG) are dropped, and invalid UTF-8 becomes U+FFFD.
-func quoteDOT(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteByte(' ')
-		case textRune(r):
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
+// appendDOTString appends s as a DOT double-quoted string whose value,
+// read as a Graphviz label, is s: a quote becomes \", a backslash \\ (a
+// lone backslash would start a label escape such as \N or \l), a newline
+// \n; other control characters and characters XML forbids (Graphviz
+// writes labels into SVG) are dropped, and invalid UTF-8 becomes U+FFFD.
+func appendDOTString(b []byte, s string) []byte {
+	b = append(b, '"')
+	b = appendEscaped(b, s, dotEscaper)
+	return append(b, '"')
 }
 
 // wrapLabel cleans s (see cleanText), collapses its white space and breaks

@@ -33,8 +33,8 @@ func TestQuoteDOT(t *testing.T) {
 		{"nonchar \uFFFE", `"nonchar "`},
 	}
 	for _, tt := range tests {
-		if got := quoteDOT(tt.in); got != tt.want {
-			t.Errorf("quoteDOT(%q) = %s; want %s", tt.in, got, tt.want)
+		if got := string(appendDOTString(nil, tt.in)); got != tt.want {
+			t.Errorf("appendDOTString(%q) = %s; want %s", tt.in, got, tt.want)
 		}
 	}
 }
@@ -119,7 +119,7 @@ func parseDOT(tb testing.TB, dot []byte) parsedDOT {
 	return p
 }
 
-// unescapeLabel undoes the escapes quoteDOT writes that Graphviz's lexer
+// unescapeLabel undoes the escapes appendDOTString writes that Graphviz's lexer
 // leaves in a label (it turns \" into " itself): \\ and \n. Any other
 // backslash would be a label escape the writer did not mean.
 func unescapeLabel(tb testing.TB, s string) string {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"testing"
 
 	"github.com/papergraph/papergraph/corpus"
@@ -95,17 +94,5 @@ func TestWrite(t *testing.T) {
 				t.Errorf("streamed DOT differs from WriteDOT(Select(%+v)):\n%s\n---\n%s", tt.sel, b.Bytes(), want.Bytes())
 			}
 		})
-	}
-}
-
-// BenchmarkWriteWholeDOT streams the whole graph as DOT.
-func BenchmarkWriteWholeDOT(b *testing.B) {
-	ctx := context.Background()
-	st := testStore(b, 4000)
-	b.ResetTimer()
-	for range b.N {
-		if err := Write(ctx, io.Discard, st, graph.Selection{}, DOT, Options{DOT: DOTOptions{Cluster: true}}); err != nil {
-			b.Fatal(err)
-		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/xml"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/papergraph/papergraph/graph"
 )
 
@@ -62,9 +64,10 @@ func TestWriteGraphML(t *testing.T) {
 		t.Fatalf("WriteGraphML: %v", err)
 	}
 	doc := parseGraphML(t, buf.Bytes())
-	if len(doc.Keys) != 4 || doc.Graph.EdgeDefault != "directed" {
-		t.Errorf("GraphML keys = %+v, edgedefault %q; want 4 keys, directed", doc.Keys, doc.Graph.EdgeDefault)
+	if doc.Graph.EdgeDefault != "directed" {
+		t.Errorf("GraphML edgedefault %q; want directed", doc.Graph.EdgeDefault)
 	}
+	checkGraphMLKeys(t, doc)
 	if len(doc.Graph.Nodes) != len(g.Nodes) || len(doc.Graph.Edges) != len(g.Edges) {
 		t.Fatalf("GraphML has %d nodes, %d edges; want %d, %d", len(doc.Graph.Nodes), len(doc.Graph.Edges), len(g.Nodes), len(g.Edges))
 	}
@@ -100,5 +103,59 @@ func TestWriteGraphML(t *testing.T) {
 	}
 	if !bytes.Equal(buf.Bytes(), again.Bytes()) {
 		t.Error("two GraphML exports of one graph differ")
+	}
+}
+
+// checkGraphMLKeys fails the test when a data element of doc uses a key
+// that is not declared for its element.
+func checkGraphMLKeys(tb testing.TB, doc graphMLDoc) {
+	tb.Helper()
+	declared := map[string]bool{}
+	for _, k := range doc.Keys {
+		declared[k.For+" "+k.ID] = true
+	}
+	for what, elems := range map[string][]graphMLElem{"node": doc.Graph.Nodes, "edge": doc.Graph.Edges} {
+		for _, e := range elems {
+			for _, d := range e.Data {
+				if !declared[what+" "+d.Key] {
+					tb.Errorf("GraphML %s %s has data of undeclared key %q", what, e.ID, d.Key)
+				}
+			}
+		}
+	}
+}
+
+// TestGraphMLAttributes checks that every attribute of richGraph comes
+// back from the GraphML, typed as its key declares.
+func TestGraphMLAttributes(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteGraphML(&buf, richGraph()); err != nil {
+		t.Fatal(err)
+	}
+	doc := parseGraphML(t, buf.Bytes())
+	checkGraphMLKeys(t, doc)
+	got := map[string]map[string]string{}
+	for _, elems := range [][]graphMLElem{doc.Graph.Nodes, doc.Graph.Edges} {
+		for _, e := range elems {
+			m := map[string]string{}
+			for _, d := range e.Data {
+				m[d.Key] = d.Value
+			}
+			got[e.ID] = m
+		}
+	}
+	want := map[string]map[string]string{
+		richPaperID: {"label": "Attention, \"quoted\" & <tagged>", "kind": "paper", "name": "Dolphin",
+			"title": "Attention, \"quoted\" & <tagged>", "year": "2025", "venue": "ICLR 2025",
+			"url": "https://openreview.net/forum?id=x&y=1", "authors": "Ada Lovelace; O'Brien, Pat", "source": "iclr.jsonl"},
+		"dataset:gsm8k-g": {"label": "GSM8K-G", "kind": "dataset", "name": "GSM8K-G", "aliases": "GSM8KG; gsm8k, grounded",
+			"paperCount": "12", "broader": "GSM8K"},
+		"dataset:gsm8k": {"label": "GSM8K", "kind": "dataset", "name": "GSM8K", "paperCount": "40"},
+		richPaperID + "->dataset:gsm8k-g": {"edgekind": "dataset", "evidence": "GSM8K-G", "start": "10", "end": "17",
+			"inTitle": "false", "mentions": "2"},
+		"dataset:gsm8k-g->dataset:gsm8k": {"edgekind": "broader"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("GraphML attributes (-want +got):\n%s", diff)
 	}
 }

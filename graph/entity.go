@@ -107,9 +107,15 @@ func (e Entity) ID() string { return EntityID(e.Kind, e.Name) }
 // concept.
 func EntityID(k Kind, name string) string {
 	var buf [64]byte // most ids: one allocation, the string's
-	b := append(buf[:0], k.String()...)
+	return string(AppendEntityID(buf[:0], k, name))
+}
+
+// AppendEntityID appends EntityID(k, name) to b, for callers that look
+// the id up without making a string of it.
+func AppendEntityID(b []byte, k Kind, name string) []byte {
+	b = append(b, k.String()...)
 	b = append(b, ':')
-	return string(appendSlug(b, name))
+	return appendSlug(b, name)
 }
 
 // Slug lower-cases s and replaces every run of characters other than
@@ -325,6 +331,10 @@ type Edge struct {
 	From string `json:"from"`
 	To   string `json:"to"`
 	Kind string `json:"kind"`
+	// Evidence holds the mentions of the entity in the paper, in the
+	// paper's order, for a paper-entity edge whose paper record was read
+	// (see FillEvidence); exports carry it, traversals leave it empty.
+	Evidence []Mention `json:"evidence,omitempty"`
 }
 
 // Subgraph is a set of nodes and the edges between them, as returned by

@@ -44,8 +44,9 @@ func WriteEdges(gw GraphWriter, edges []Edge) error {
 
 // WriteSubgraph writes g to gw in the stream order of a whole-graph export
 // (papers by id, then entities by id, then paper-entity edges, then
-// taxonomy edges), so that a subgraph and the whole graph come out alike.
-// It does not call gw.Close.
+// taxonomy edges), so that a subgraph and the whole graph come out alike;
+// the edges of each paper among g's nodes get their Evidence from it (see
+// FillEvidence). It does not call gw.Close.
 func WriteSubgraph(gw GraphWriter, g Subgraph) error {
 	nodes := slices.Clone(g.Nodes)
 	slices.SortFunc(nodes, func(a, b Node) int {
@@ -60,6 +61,22 @@ func WriteSubgraph(gw GraphWriter, g Subgraph) error {
 	slices.SortFunc(edges, func(a, b Edge) int {
 		return cmp.Or(cmp.Compare(edgeRank(a), edgeRank(b)), CompareEdges(a, b))
 	})
+	papers := make(map[string]*Paper)
+	for _, n := range nodes {
+		if n.Paper != nil {
+			papers[n.Paper.ID] = n.Paper
+		}
+	}
+	for i := 0; i < len(edges); {
+		j := i + 1
+		for j < len(edges) && edges[j].From == edges[i].From {
+			j++
+		}
+		if p := papers[edges[i].From]; p != nil {
+			FillEvidence(edges[i:j], p)
+		}
+		i = j
+	}
 	// Not WriteEdges, whose sort would mix the taxonomy edges back in
 	// among the paper edges wherever an entity id sorts before a paper id.
 	for _, e := range edges {
@@ -68,6 +85,58 @@ func WriteSubgraph(gw GraphWriter, g Subgraph) error {
 		}
 	}
 	return nil
+}
+
+// FillEvidence sets the Evidence of each edge of edges that links p to
+// an entity: the mentions of p whose entity has the edge's target id, in
+// p's order. The slices share one array per call. Other edges are left
+// alone.
+func FillEvidence(edges []Edge, p *Paper) {
+	if len(p.Mentions) == 0 {
+		return
+	}
+	// The mentions sorted by entity id (stably: in p's order within one),
+	// so that each edge finds its run by binary search. The ids share one
+	// string: a whole-graph export fills the evidence of every edge.
+	buf := make([]byte, 0, 32*len(p.Mentions)) // most ids are shorter
+	ends := make([]int, len(p.Mentions))
+	for i, m := range p.Mentions {
+		buf = AppendEntityID(buf, m.Kind, m.Entity)
+		ends[i] = len(buf)
+	}
+	all := string(buf)
+	ids := make([]string, len(ends))
+	for i, end := range ends {
+		start := 0
+		if i > 0 {
+			start = ends[i-1]
+		}
+		ids[i] = all[start:end]
+	}
+	order := make([]int, len(ids))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(ids[a], ids[b]) })
+	evidence := make([]Mention, len(order))
+	sorted := make([]string, len(order))
+	for i, j := range order {
+		evidence[i], sorted[i] = p.Mentions[j], ids[j]
+	}
+	for i := range edges {
+		e := &edges[i]
+		if e.From != p.ID || e.Kind == BroaderEdge {
+			continue
+		}
+		lo, _ := slices.BinarySearch(sorted, e.To)
+		hi := lo
+		for hi < len(sorted) && sorted[hi] == e.To {
+			hi++
+		}
+		if hi > lo {
+			e.Evidence = evidence[lo:hi:hi]
+		}
+	}
 }
 
 // nodeRank puts papers before entities.

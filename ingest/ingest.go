@@ -39,11 +39,32 @@ type Options struct {
 	// Progress, when not nil, is called after each batch is written, on
 	// Run's goroutine.
 	Progress func(Summary)
+	// Extracted, when not nil, is called as each document is extracted,
+	// with the input's bytes up to the end of that document, from the
+	// extraction goroutines, concurrently and not quite in order: what a
+	// progress bar moves by, paper by paper, rather than by batch.
+	Extracted func(read int64)
+	// Phase, when not nil, is called on Run's goroutine as the ingest
+	// enters a final step after the last batch: PhaseMerge or PhaseGC.
+	Phase func(Phase)
 	// Written, when not nil, is called with each batch of papers after it
 	// is written, before Progress, on Run's goroutine; papers is only
 	// valid during the call.
 	Written func(papers []graph.Paper)
 }
+
+// Phase names a final step of an ingest, which can take a while with no
+// paper to count.
+type Phase string
+
+// The final steps.
+const (
+	// PhaseMerge is a bulk load's final write: the sorted runs merged
+	// into the store (store.Loader.Finish).
+	PhaseMerge Phase = "merge"
+	// PhaseGC is the value-log collection after updates.
+	PhaseGC Phase = "gc"
+)
 
 // Summary is what an ingest did, or has done so far.
 type Summary struct {
@@ -116,6 +137,9 @@ func Run(ctx context.Context, st Sink, x *extract.Extractor, src Source, opts Op
 	sum.Bulk = load != nil
 	defer func() {
 		if load != nil {
+			if opts.Phase != nil {
+				opts.Phase(PhaseMerge)
+			}
 			t := time.Now()
 			r, ferr := load.Finish(context.WithoutCancel(ctx))
 			sum.Writing += time.Since(t)
@@ -123,6 +147,9 @@ func Run(ctx context.Context, st Sink, x *extract.Extractor, src Source, opts Op
 			err = cmp.Or(err, ferr)
 		} else if err == nil && sum.Updated > 0 && bulk != nil {
 			// Updated papers left their old records in the value log.
+			if opts.Phase != nil {
+				opts.Phase(PhaseGC)
+			}
 			err = bulk.CollectGarbage(ctx)
 		}
 		sum.Elapsed = time.Since(start)
@@ -197,10 +224,11 @@ type producer struct {
 func (p *producer) produce(ctx context.Context, out chan<- batch) {
 	defer close(out)
 	docs := make([]extract.Document, 0, p.opts.Batch)
+	reads := make([]int64, 0, p.opts.Batch) // input bytes read with each document
 	send := func(err error) bool {
-		b := batch{papers: p.valid(p.extractAll(docs), docs, &err), err: err}
+		b := batch{papers: p.valid(p.extractAll(docs, reads), docs, &err), err: err}
 		b.read, b.skipped = p.src.Read(), p.src.Skipped()+p.invalid
-		docs = docs[:0]
+		docs, reads = docs[:0], reads[:0]
 		select {
 		case out <- b:
 			return b.err == nil
@@ -221,6 +249,7 @@ func (p *producer) produce(ctx context.Context, out chan<- batch) {
 			return
 		}
 		docs = append(docs, d)
+		reads = append(reads, p.src.Read())
 		if len(docs) == p.opts.Batch && !send(nil) {
 			return
 		}
@@ -254,8 +283,9 @@ func (p *producer) valid(papers []graph.Paper, docs []extract.Document, errp *er
 	return kept
 }
 
-// extractAll extracts docs on every core, keeping their order.
-func (p *producer) extractAll(docs []extract.Document) []graph.Paper {
+// extractAll extracts docs on every core, keeping their order, and tells
+// Extracted of each with its entry of reads.
+func (p *producer) extractAll(docs []extract.Document, reads []int64) []graph.Paper {
 	papers := make([]graph.Paper, len(docs))
 	workers := min(runtime.GOMAXPROCS(0), len(docs))
 	var wg sync.WaitGroup
@@ -263,6 +293,9 @@ func (p *producer) extractAll(docs []extract.Document) []graph.Paper {
 		wg.Go(func() {
 			for i := w; i < len(docs); i += workers {
 				papers[i] = p.x.Extract(docs[i])
+				if p.opts.Extracted != nil {
+					p.opts.Extracted(reads[i])
+				}
 			}
 		})
 	}

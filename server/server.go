@@ -50,8 +50,11 @@ type Options struct {
 	// playground's schema-aware editor).
 	DisableIntrospection bool
 	Limits               Limits
-	// Logger receives request errors and panics; nil uses slog.Default().
+	// Logger receives request errors and panics, and the access log;
+	// nil uses slog.Default().
 	Logger *slog.Logger
+	// AccessLog logs a line per request to Logger (see accessLog).
+	AccessLog bool
 }
 
 // Limits bound what one request may cost.
@@ -141,6 +144,7 @@ const maxErrors = 100
 //	/explore       the explorer app, a reference frontend of the API
 //	/query         GraphQL over GET and POST
 //	/healthz       200 "ok" while serving
+//	/readyz        200 "ready": the store is open and seeded (see Gate)
 //	/metrics       Prometheus metrics
 //	/export/       files of subgraphs (see NewExportHandler)
 //
@@ -189,9 +193,16 @@ func New(cfg Options) (*Server, error) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		io.WriteString(w, "ok\n")
 	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		io.WriteString(w, "ready\n")
+	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	mux.Handle("/export/", s.cors(s.exportLimits(NewExportHandler(cfg.Store))))
 	s.handler = mux
+	if cfg.AccessLog {
+		s.handler = s.accessLog(mux)
+	}
 	return s, nil
 }
 
@@ -251,6 +262,7 @@ func (s *Server) serveGraphQL(m *metrics, f *fetchers, gql http.Handler) http.Ha
 		rq := &request{bearer: bearerToken(r.Header.Get("Authorization")), loaders: loaders{fetch: f}}
 		status := s.guard(w, r, rq, gql)
 		m.record(rq, status, time.Since(start))
+		nameOperation(w, rq)
 	})
 }
 

@@ -55,7 +55,7 @@ func (s *Store) selectIn(ctx context.Context, txn *badger.Txn, sel graph.Selecti
 	if sel.Hops == 0 {
 		return s.rootsOnly(txn, roots, sel.Kinds)
 	}
-	m := merger{nodes: map[string]graph.Node{}, edges: map[graph.Edge]bool{}}
+	m := merger{nodes: map[string]graph.Node{}, edges: map[edgeKey]graph.Edge{}}
 	q := graph.NeighborhoodQuery{Hops: sel.Hops, Kinds: sel.Kinds, Limit: sel.Limit}
 	for _, id := range roots {
 		g, err := s.neighborhood(ctx, txn, id, q)
@@ -177,15 +177,18 @@ func keepKind(kinds []graph.Kind, k graph.Kind) bool {
 // merger unions the neighbourhoods of several roots.
 type merger struct {
 	nodes map[string]graph.Node
-	edges map[graph.Edge]bool
+	edges map[edgeKey]graph.Edge
 }
+
+// edgeKey identifies an edge: graph.Edge with its evidence is no map key.
+type edgeKey struct{ from, to, kind string }
 
 func (m *merger) add(g graph.Subgraph) {
 	for _, n := range g.Nodes {
 		m.nodes[n.ID()] = n
 	}
 	for _, e := range g.Edges {
-		m.edges[e] = true
+		m.edges[edgeKey{e.From, e.To, e.Kind}] = e
 	}
 }
 
@@ -212,7 +215,7 @@ func (m *merger) subgraph(roots []string, limit int) graph.Subgraph {
 	for _, n := range keep {
 		g.Nodes = append(g.Nodes, n)
 	}
-	for e := range m.edges {
+	for _, e := range m.edges {
 		if _, ok := keep[e.From]; !ok {
 			continue
 		}
@@ -245,47 +248,6 @@ func (s *Store) Export(ctx context.Context, sel graph.Selection, gw graph.GraphW
 		}
 		return graph.WriteSubgraph(gw, g)
 	})
-}
-
-// exportWhole streams every node, then every edge, keeping entities of
-// sel.Kinds.
-func exportWhole(ctx context.Context, txn *badger.Txn, sel graph.Selection, gw graph.GraphWriter) error {
-	err := walk(ctx, txn,
-		func(p graph.Paper) error { return gw.WriteNode(graph.Node{Paper: &p}) },
-		func(e graph.Entity) error {
-			if !keepKind(sel.Kinds, e.Kind) {
-				return nil
-			}
-			return gw.WriteNode(graph.Node{Entity: &e})
-		})
-	if err != nil {
-		return fmt.Errorf("export nodes: %w", err)
-	}
-	var edges []graph.Edge
-	err = walk(ctx, txn,
-		func(p graph.Paper) error {
-			edges = edges[:0]
-			for _, e := range p.Entities {
-				if keepKind(sel.Kinds, e.Kind) {
-					edges = append(edges, graph.Edge{From: p.ID, To: e.ID(), Kind: e.Kind.String()})
-				}
-			}
-			return graph.WriteEdges(gw, edges)
-		},
-		func(e graph.Entity) error {
-			if !keepKind(sel.Kinds, e.Kind) {
-				return nil
-			}
-			edges = edges[:0]
-			for _, b := range e.Broader {
-				edges = append(edges, graph.Edge{From: e.ID(), To: graph.EntityID(e.Kind, b), Kind: graph.BroaderEdge})
-			}
-			return graph.WriteEdges(gw, edges)
-		})
-	if err != nil {
-		return fmt.Errorf("export edges: %w", err)
-	}
-	return nil
 }
 
 // collector is the GraphWriter that keeps everything: Select of the whole

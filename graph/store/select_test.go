@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime"
 	"slices"
 	"testing"
@@ -205,7 +206,7 @@ func TestExportWhole(t *testing.T) {
 		}
 		return ids
 	}
-	if !slices.Equal(nodeIDs(c.g.Nodes), nodeIDs(inMemory.g.Nodes)) || !slices.Equal(c.g.Edges, inMemory.g.Edges) {
+	if !slices.Equal(nodeIDs(c.g.Nodes), nodeIDs(inMemory.g.Nodes)) || !reflect.DeepEqual(c.g.Edges, inMemory.g.Edges) {
 		t.Errorf("Export(whole) streams in another order than WriteSubgraph(Select(whole))")
 	}
 
