@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,7 +13,9 @@ import (
 	"strings"
 
 	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/graph/dgraph"
 	"github.com/papergraph/papergraph/graph/store"
+	"github.com/papergraph/papergraph/server"
 )
 
 // Helpers that more than one command uses: the database location, flag
@@ -52,6 +55,25 @@ func openStore(dir string, opts store.Options) (*store.Store, error) {
 	}
 	return st, err
 }
+
+// backend is the graph a command serves or fills: the Badger database of
+// a directory, or a Dgraph cluster.
+type backend interface {
+	server.Store
+	Close() error
+}
+
+// openBackend opens the Dgraph cluster at dgraphAddr (HOST:9080, several
+// comma-separated) when it is not empty, else the Badger database dir.
+func openBackend(ctx context.Context, dir, dgraphAddr string, opts store.Options) (backend, error) {
+	if dgraphAddr != "" {
+		return dgraph.Open(ctx, dgraphAddr, dgraph.Options{})
+	}
+	return openStore(dir, opts)
+}
+
+// dgraphUsage is the help of the --dgraph flag.
+const dgraphUsage = "use the Dgraph cluster whose alpha listens at `HOST:9080` (several comma-separated) instead of a Badger database"
 
 // parseFlags parses args with fs, marking errors in the command line
 // with errUsage (exit status 2). Flags may follow the arguments, as in

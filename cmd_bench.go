@@ -58,6 +58,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cpuProfile := flags.String("cpuprofile", "", "write a CPU profile of the run to `FILE`")
 	memProfile := flags.String("memprofile", "", "write a profile of the run's allocations to `FILE`")
 	flags.BoolVar(&cfg.Incremental, "incremental", false, "ingest with PutPapers, as into a database that holds data, rather than with a bulk load")
+	flags.StringVar(&cfg.Dgraph, "dgraph", "", "ingest into and query the Dgraph cluster whose alpha listens at `HOST:9080`, empty (with --reuse: query what it holds), instead of a Badger database")
 	flags.BoolVar(&cfg.Reuse, "reuse", false, "skip extraction and ingest: query the database in --db, left by an earlier bench --db")
 	flags.Usage = func() { fmt.Fprint(flags.Output(), benchUsage); flags.PrintDefaults() }
 	if err := parseFlags(flags, args, stdout); err != nil {
@@ -71,8 +72,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("%w: --papers must be at least 1", errUsage)
 	case cfg.Queries < 1:
 		return fmt.Errorf("%w: --queries must be at least 1", errUsage)
-	case cfg.Reuse && cfg.DB == "":
-		return fmt.Errorf("%w: --reuse needs --db", errUsage)
+	case cfg.Reuse && cfg.DB == "" && cfg.Dgraph == "":
+		return fmt.Errorf("%w: --reuse needs --db or --dgraph", errUsage)
+	case cfg.Dgraph != "" && cfg.DB != "":
+		return fmt.Errorf("%w: --db and --dgraph are two backends: give one", errUsage)
 	case cfg.HTTP && (cfg.Concurrency < 1 || cfg.Duration <= 0):
 		return fmt.Errorf("%w: --concurrency and --duration must be positive", errUsage)
 	case cfg.HTTPPapers < 0:

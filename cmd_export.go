@@ -28,6 +28,7 @@ draws no node outlines (or run Graphviz's dot -Tpng on the dot output).
 examples:
   papergraph export --entity dataset:gsm8k --hops 2 --format svg --legend -o gsm8k.svg
   papergraph export --format graphml -o graph.graphml
+  papergraph export --format rdf -o graph.rdf.gz   # and graph.schema, for dgraph bulk
 
 flags:
 `
@@ -40,7 +41,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	db := fs.String("db", "", "database `DIR` (default $PAPERGRAPH_DB or "+defaultDB()+")")
-	format := fs.String("format", "dot", "output `FORMAT`: dot, svg, png, graphml, cytoscape, or neo4j (CSV files for neo4j-admin database import, into the directory -o DIR or DIR)")
+	format := fs.String("format", "dot", "output `FORMAT`: dot, svg, png, graphml, cytoscape, neo4j (CSV files for neo4j-admin database import, into the directory -o DIR or DIR) or rdf (gzipped N-Quads of the whole graph and, beside -o, its DQL schema, for dgraph bulk)")
 	var sel graph.Selection
 	fs.StringVar(&sel.Paper, "paper", "", "start from the paper `ID`")
 	fs.StringVar(&sel.Entity, "entity", "", "start from the entity `KIND:NAME` (a name, alias or id, as dataset:gsm8k)")
@@ -82,6 +83,14 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer st.Close()
+	if f == export.RDF {
+		if *out == "" {
+			return fmt.Errorf("%w: export: --format rdf needs -o FILE.rdf.gz (the DQL schema goes beside it)", errUsage)
+		}
+		if err := writeOutput(export.RDFSchemaPath(*out), stdout, export.WriteRDFSchema); err != nil {
+			return err
+		}
+	}
 	return writeOutput(*out, stdout, func(w io.Writer) error {
 		return export.Write(ctx, w, st, sel, f, export.Options{DOT: opts, MaxRender: renderLimit})
 	})

@@ -36,6 +36,7 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	db := fs.String("db", "", "database `DIR` (default $PAPERGRAPH_DB or "+defaultDB()+")")
 	inputFormat := fs.String("input-format", "", "force the input format: text, jsonl, openreview or arxiv (default: detect)")
 	skipBad := fs.Bool("skip-bad", false, "warn about bad records and go on, instead of stopping at the first")
+	dg := fs.String("dgraph", "", dgraphUsage)
 	batch := fs.Int("batch", ingest.DefaultBatch, "papers written per batch")
 	var vocab stringList
 	fs.Var(&vocab, "vocab", "extra vocabulary `FILE` (kind<TAB>name<TAB>aliases<TAB>broader); repeatable")
@@ -69,7 +70,7 @@ func runIngest(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		total += fi.Size()
 	}
 	defer ingest.LimitMemory()()
-	s, err := openStore(*db, store.Options{Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+	s, err := openBackend(ctx, *db, *dg, store.Options{Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
 	if err != nil {
 		return err
 	}

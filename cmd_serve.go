@@ -42,6 +42,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		fl.PrintDefaults()
 	}
 	db := fl.String("db", "", "database `dir`ectory (default $PAPERGRAPH_DB, else papergraph/db in the user cache directory)")
+	dg := fl.String("dgraph", "", dgraphUsage)
 	addr := fl.String("addr", "127.0.0.1:8080", "listen `address`; the default binds loopback only")
 	token := fl.String("write-token", "", "enable the addPapers mutation for requests with \"Authorization: Bearer `token`\" (default $PAPERGRAPH_WRITE_TOKEN; empty disables writes)")
 	var origins stringList
@@ -95,7 +96,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 
 	// Deferred before the shutdown below runs: the store closes once the
 	// requests in flight are done.
-	st, err := openStore(*db, store.Options{Logger: log})
+	st, err := openBackend(ctx, *db, *dg, store.Options{Logger: log})
 	if err != nil {
 		hs.Close()
 		return err
@@ -169,7 +170,7 @@ func httpServer(h http.Handler, log *slog.Logger) *http.Server {
 
 // seedIfEmpty fills an empty database with the papers the extractor finds
 // in the embedded seed files, through the ingest pipeline.
-func seedIfEmpty(ctx context.Context, st *store.Store, x *extract.Extractor, log *slog.Logger) error {
+func seedIfEmpty(ctx context.Context, st backend, x *extract.Extractor, log *slog.Logger) error {
 	stats, err := st.Stats(ctx)
 	if err != nil || stats.Papers > 0 {
 		return err

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -10,7 +11,9 @@ import (
 
 	"github.com/papergraph/papergraph/extract"
 	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/graph/dgraph"
 	"github.com/papergraph/papergraph/graph/store"
+	"github.com/papergraph/papergraph/server"
 )
 
 // Config is what Run measures, and how. The zero value of a field other
@@ -31,6 +34,10 @@ type Config struct {
 	// data, rather than with a bulk load.
 	Incremental bool
 	Queries     int // in-process queries of each kind, at least 1
+	// Dgraph is the address of a Dgraph alpha (HOST:9080): ingest into
+	// its cluster, which must be empty (or, with Reuse, query what it
+	// holds), instead of a Badger database in DB.
+	Dgraph string
 
 	// HTTP also loads the real server with papersSharing queries from
 	// Concurrency clients for Duration, each asking for a paper drawn from
@@ -176,6 +183,9 @@ type bench struct {
 }
 
 func (b *bench) run(ctx context.Context) error {
+	if b.cfg.Dgraph != "" {
+		return b.runDgraph(ctx)
+	}
 	dir := b.cfg.DB
 	if b.cfg.Reuse {
 		return b.queryPhases(ctx, dir, func(ctx context.Context, st *store.Store) error {
@@ -207,6 +217,39 @@ func (b *bench) run(ctx context.Context) error {
 	return b.queryPhases(ctx, dir, nil)
 }
 
+// runDgraph is run on the Dgraph cluster of cfg.Dgraph.
+func (b *bench) runDgraph(ctx context.Context) error {
+	st, err := dgraph.Open(ctx, b.cfg.Dgraph, dgraph.Options{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	b.res.IngestMode = "dgraph"
+	if b.cfg.Reuse {
+		if err := b.readIDs(ctx, st); err != nil {
+			return err
+		}
+		b.res.StoredPapers, b.res.Papers = len(b.papers), len(b.papers)
+		b.res.Corpus = "dgraph " + b.cfg.Dgraph
+		return b.measureQueries(ctx, st)
+	}
+	stats, err := st.Stats(ctx)
+	if err != nil {
+		return err
+	}
+	if stats.Papers > 0 {
+		return fmt.Errorf("bench: the Dgraph cluster at %s holds %d papers: bench ingests into an empty one (or queries it with --reuse)", b.cfg.Dgraph, stats.Papers)
+	}
+	if err := b.extractSample(ctx); err != nil {
+		return err
+	}
+	if err := b.ingestInto(ctx, st); err != nil {
+		return err
+	}
+	b.log.Info("ingest done", "papers", b.cfg.Papers, "seconds", b.res.IngestSeconds, "papers_s", b.res.IngestPapersS)
+	return b.measureQueries(ctx, st)
+}
+
 // queryPhases opens the database in dir, calls prepare if not nil, then
 // runs the query phases.
 func (b *bench) queryPhases(ctx context.Context, dir string, prepare func(context.Context, *store.Store) error) error {
@@ -220,6 +263,12 @@ func (b *bench) queryPhases(ctx context.Context, dir string, prepare func(contex
 			return err
 		}
 	}
+	return b.measureQueries(ctx, st)
+}
+
+// measureQueries runs the in-process queries and, with cfg.HTTP, the HTTP
+// load on st.
+func (b *bench) measureQueries(ctx context.Context, st server.Store) error {
 	if err := b.queries(ctx, st); err != nil {
 		return err
 	}
@@ -239,7 +288,7 @@ func (b *bench) queryPhases(ctx context.Context, dir string, prepare func(contex
 // readIDs lists the stored papers and the entities linked to any, which
 // the query phases pick from, in id order: what ingest collects, from the
 // database of an earlier run.
-func (b *bench) readIDs(ctx context.Context, st *store.Store) error {
+func (b *bench) readIDs(ctx context.Context, st server.Store) error {
 	after := ""
 	for {
 		page, err := st.ListPapers(ctx, graph.PaperQuery{First: graph.MaxLimit, After: after})
@@ -255,12 +304,21 @@ func (b *bench) readIDs(ctx context.Context, st *store.Store) error {
 		after = page.EndCursor
 	}
 	b.names = map[string]string{}
-	err := st.Walk(ctx, nil, func(e graph.Entity) error {
-		if e.PaperCount > 0 {
-			b.entities = append(b.entities, e.ID())
-			b.names[e.ID()] = e.Name
+	after = ""
+	for {
+		page, err := st.ListEntities(ctx, graph.EntityQuery{Order: graph.ByName, First: graph.MaxLimit, After: after})
+		if err != nil {
+			return err
 		}
-		return nil
-	})
-	return err
+		for _, e := range page.Entities {
+			if e.PaperCount > 0 {
+				b.entities = append(b.entities, e.ID())
+				b.names[e.ID()] = e.Name
+			}
+		}
+		if !page.HasNext {
+			return nil
+		}
+		after = page.EndCursor
+	}
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/papergraph/papergraph/graph"
-	"github.com/papergraph/papergraph/graph/store"
 )
 
 // sharingChecked is how many of the timed papersSharing queries are
@@ -21,12 +20,17 @@ type sharingAnswer struct {
 	got   []string
 }
 
+// walker is a store that streams every paper: the Badger store.
+type walker interface {
+	Walk(ctx context.Context, paper func(graph.Paper) error, entity func(graph.Entity) error) error
+}
+
 // checkSharing counts the answers that differ from the exact top 20 by
 // Adamic-Adar score (datasets, ties by id), computed by brute force from
 // every paper's datasets, read with Walk: the answer papersSharing
 // documents, checked against an implementation that shares nothing with
 // the store's.
-func checkSharing(ctx context.Context, st *store.Store, answers []sharingAnswer) (int, error) {
+func checkSharing(ctx context.Context, st walker, answers []sharingAnswer) (int, error) {
 	papersOf := map[string][]string{} // dataset -> papers
 	datasets := map[string][]string{} // paper -> datasets
 	err := st.Walk(ctx, func(p graph.Paper) error {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/papergraph/papergraph/export"
 	"github.com/papergraph/papergraph/graph"
-	"github.com/papergraph/papergraph/graph/store"
 )
 
 // exportFormat is the format of the export phase: GraphML, what Gephi,
@@ -18,7 +17,7 @@ const exportFormat = export.GraphML
 // exportWhole streams the whole graph as exportFormat through
 // export.Write, as `papergraph export --format graphml` does, to a
 // counter instead of a file, and records edges per second.
-func (b *bench) exportWhole(ctx context.Context, st *store.Store) error {
+func (b *bench) exportWhole(ctx context.Context, st export.Source) error {
 	stats, err := st.Stats(ctx)
 	if err != nil {
 		return err

@@ -21,7 +21,6 @@ import (
 
 	"github.com/papergraph/papergraph/extract"
 	"github.com/papergraph/papergraph/graph"
-	"github.com/papergraph/papergraph/graph/store"
 	"github.com/papergraph/papergraph/server"
 )
 
@@ -41,7 +40,7 @@ const httpQuery = `query Sharing($paper: ID!) { papersSharing(paper: $paper) { s
 // its thread's CPU time. What remains (handlers, net/http's server, the
 // runtime, garbage collection of both sides) is counted as the server's,
 // so the figure is an upper bound.
-func (b *bench) loadHTTP(ctx context.Context, st *store.Store) error {
+func (b *bench) loadHTTP(ctx context.Context, st server.Store) error {
 	cacheSize := b.cfg.ResponseCache
 	if cacheSize == 0 {
 		cacheSize = -1 // off

@@ -16,21 +16,39 @@ import (
 // heap limit), on the first --papers documents of the corpus into a fresh
 // store in dir, then closes the store and measures it on disk.
 func (b *bench) ingest(ctx context.Context, dir string) error {
+	st, err := store.Open(dir, store.Options{})
+	if err != nil {
+		return err
+	}
+	if err := b.ingestInto(ctx, st); err != nil {
+		st.Close()
+		return err
+	}
+	if err := st.Close(); err != nil {
+		return err
+	}
+	if b.res.DBBytes, err = diskBytes(dir); err != nil {
+		return err
+	}
+	b.log.Info("ingest done", "papers", b.cfg.Papers, "seconds", b.res.IngestSeconds, "papers_s", b.res.IngestPapersS,
+		"put_papers_s", b.res.PutPapersS, "db_bytes", b.res.DBBytes)
+	return nil
+}
+
+// sink is a store that ingest writes: Badger's, or a Dgraph cluster's.
+type sink interface {
+	ingest.Sink
+	Stats(ctx context.Context) (graph.Stats, error)
+}
+
+// ingestInto is ingest into st, empty.
+func (b *bench) ingestInto(ctx context.Context, st sink) error {
 	defer ingest.LimitMemory()()
 	c, err := corpus.Open(b.x.Vocabulary(), b.cfg.Seed, b.cfg.Corpus)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	st, err := store.Open(dir, store.Options{})
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if st != nil {
-			st.Close()
-		}
-	}()
 	rssStop, rssDone := make(chan struct{}), make(chan struct{})
 	stopRSS := sync.OnceFunc(func() { close(rssStop) })
 	defer stopRSS()
@@ -73,11 +91,6 @@ func (b *bench) ingest(ctx context.Context, dir string) error {
 	b.res.IngestPeakRSSBytes = procStatus()["VmHWM"]
 	stopRSS()
 	<-rssDone
-	err = st.Close()
-	st = nil
-	if err != nil {
-		return err
-	}
 
 	slices.Sort(ids)
 	b.papers = slices.Compact(ids)
@@ -99,10 +112,5 @@ func (b *bench) ingest(ctx context.Context, dir string) error {
 		b.res.Entities += n
 	}
 	b.res.Edges = stats.Edges
-	if b.res.DBBytes, err = diskBytes(dir); err != nil {
-		return err
-	}
-	b.log.Info("ingest done", "papers", b.cfg.Papers, "seconds", b.res.IngestSeconds, "papers_s", b.res.IngestPapersS,
-		"put_papers_s", b.res.PutPapersS, "db_bytes", b.res.DBBytes)
 	return nil
 }

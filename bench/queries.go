@@ -9,12 +9,12 @@ import (
 	"time"
 
 	"github.com/papergraph/papergraph/graph"
-	"github.com/papergraph/papergraph/graph/store"
+	"github.com/papergraph/papergraph/server"
 )
 
 // queries times each traversal on Q random picks (fixed by the seed),
 // after Q/10 untimed ones that warm Badger's caches.
-func (b *bench) queries(ctx context.Context, st *store.Store) error {
+func (b *bench) queries(ctx context.Context, st server.Store) error {
 	if len(b.papers) == 0 {
 		return errors.New("bench: no papers stored")
 	}
@@ -93,10 +93,14 @@ func (b *bench) queries(ctx context.Context, st *store.Store) error {
 			b.res.PathFound = float64(found) / float64(q)
 		}
 	}
-	n, err := checkSharing(ctx, st, answers)
-	if err != nil {
-		return fmt.Errorf("bench: check papersSharing: %w", err)
+	// The check walks every paper: the Badger store's Walk. Dgraph's
+	// answers are computed exactly in DQL and are not checked here.
+	if w, ok := st.(walker); ok {
+		n, err := checkSharing(ctx, w, answers)
+		if err != nil {
+			return fmt.Errorf("bench: check papersSharing: %w", err)
+		}
+		b.res.SharingChecked, b.res.SharingMismatches = len(answers), n
 	}
-	b.res.SharingChecked, b.res.SharingMismatches = len(answers), n
 	return nil
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/papergraph/papergraph/graph"
-	"github.com/papergraph/papergraph/graph/store"
 )
 
 // Format is an export file format.
@@ -23,10 +22,11 @@ const (
 	PNG
 	GraphML
 	Cytoscape
+	RDF // gzipped N-Quads of the whole graph for dgraph bulk (rdf.go)
 )
 
 // Formats lists every format in the order messages name them.
-var Formats = []Format{DOT, SVG, PNG, GraphML, Cytoscape}
+var Formats = []Format{DOT, SVG, PNG, GraphML, Cytoscape, RDF}
 
 var formatInfo = [...]struct {
 	name, ext, contentType string
@@ -36,9 +36,10 @@ var formatInfo = [...]struct {
 	PNG:       {"png", "png", "image/png"},
 	GraphML:   {"graphml", "graphml", "application/graphml+xml; charset=utf-8"},
 	Cytoscape: {"cytoscape", "json", "application/json"},
+	RDF:       {"rdf", "rdf.gz", "application/n-quads"},
 }
 
-func (f Format) valid() bool { return f >= DOT && f <= Cytoscape }
+func (f Format) valid() bool { return f >= DOT && f <= RDF }
 
 // String returns the format's name, as --format takes it ("cytoscape").
 func (f Format) String() string {
@@ -102,6 +103,14 @@ type Options struct {
 	MaxRender int
 }
 
+// Source is the graph that Write reads: graph/store's Badger Store or
+// graph/dgraph's.
+type Source interface {
+	Stats(ctx context.Context) (graph.Stats, error)
+	Select(ctx context.Context, sel graph.Selection) (graph.Subgraph, error)
+	Export(ctx context.Context, sel graph.Selection, gw graph.GraphWriter) error
+}
+
 // Write writes the subgraph that sel picks from st to w in format f, as
 // the export command and the /export endpoint serve it. DOT, GraphML and
 // Cytoscape are streamed (the whole graph in bounded memory, see
@@ -109,7 +118,7 @@ type Options struct {
 // a subgraph of more than MaxRender nodes, counted before a whole graph
 // is loaded, with graph.ErrBadArgument. Errors of the selection are
 // store.Select's.
-func Write(ctx context.Context, w io.Writer, st *store.Store, sel graph.Selection, f Format, opts Options) error {
+func Write(ctx context.Context, w io.Writer, st Source, sel graph.Selection, f Format, opts Options) error {
 	var gw graph.GraphWriter
 	switch f {
 	case DOT:
@@ -120,6 +129,12 @@ func Write(ctx context.Context, w io.Writer, st *store.Store, sel graph.Selectio
 		gw = NewCytoscapeWriter(w)
 	case SVG, PNG:
 		return draw(ctx, w, st, sel, f, opts)
+	case RDF:
+		wk, ok := st.(Walker)
+		if !ok || !sel.Whole() {
+			return fmt.Errorf("%w: rdf exports the whole graph of a Badger database (no --paper, --entity or --search)", graph.ErrBadArgument)
+		}
+		return WriteRDF(ctx, w, wk)
 	default:
 		return fmt.Errorf("%w: format %d", graph.ErrBadArgument, uint8(f))
 	}
@@ -130,7 +145,7 @@ func Write(ctx context.Context, w io.Writer, st *store.Store, sel graph.Selectio
 }
 
 // draw writes the selection as SVG or PNG.
-func draw(ctx context.Context, w io.Writer, st *store.Store, sel graph.Selection, f Format, opts Options) error {
+func draw(ctx context.Context, w io.Writer, st Source, sel graph.Selection, f Format, opts Options) error {
 	limit := opts.MaxRender
 	if limit <= 0 {
 		limit = MaxRenderNodes

@@ -87,6 +87,20 @@ type Summary struct {
 // Papers returns the papers written: added, updated or unchanged.
 func (s Summary) Papers() int { return s.Added + s.Updated + s.Unchanged }
 
+// Sink is where Run writes: graph/store's Badger Store, or graph/dgraph's
+// Store, whose upserts are idempotent batches already.
+type Sink interface {
+	PutPapers(ctx context.Context, papers []graph.Paper) (graph.PutResult, error)
+}
+
+// bulkSink is a Sink that also loads an empty store in bulk and collects
+// the garbage that updates leave: the Badger store.
+type bulkSink interface {
+	Sink
+	NewLoader() (*store.Loader, error)
+	CollectGarbage(ctx context.Context) error
+}
+
 // Run reads src, extracts its documents with x and writes the papers to
 // st, until src ends, an error or ctx's end. Reading and extraction of the
 // next batch overlap with the writing of the current one; extraction runs
@@ -94,14 +108,14 @@ func (s Summary) Papers() int { return s.Added + s.Updated + s.Unchanged }
 // without SkipBad, a paper ValidatePaper rejects, named as file:line) ends
 // the ingest after the papers before it are written.
 //
-// Into an empty store (unless Incremental), Run writes through a
+// Into an empty Badger store (unless Incremental), Run writes through a
 // store.Loader: a bulk load, which the store gets whole at the end; an
 // error or ctx's end still writes the papers read so far, as PutPapers
 // would have. Into a store with data it writes PutPapers batches and,
 // after updating papers, collects the value-log garbage they leave.
 //
 // The Summary counts what was written, also when Run returns an error.
-func Run(ctx context.Context, st *store.Store, x *extract.Extractor, src Source, opts Options) (sum Summary, err error) {
+func Run(ctx context.Context, st Sink, x *extract.Extractor, src Source, opts Options) (sum Summary, err error) {
 	if opts.Batch < 1 {
 		opts.Batch = DefaultBatch
 	}
@@ -110,8 +124,9 @@ func Run(ctx context.Context, st *store.Store, x *extract.Extractor, src Source,
 	}
 	start := time.Now()
 	var load *store.Loader
-	if !opts.Incremental {
-		load, err = st.NewLoader()
+	bulk, _ := st.(bulkSink)
+	if !opts.Incremental && bulk != nil {
+		load, err = bulk.NewLoader()
 		switch {
 		case errors.Is(err, graph.ErrNotEmpty):
 			load = nil
@@ -130,12 +145,12 @@ func Run(ctx context.Context, st *store.Store, x *extract.Extractor, src Source,
 			sum.Writing += time.Since(t)
 			sum.PutResult = r
 			err = cmp.Or(err, ferr)
-		} else if err == nil && sum.Updated > 0 {
+		} else if err == nil && sum.Updated > 0 && bulk != nil {
 			// Updated papers left their old records in the value log.
 			if opts.Phase != nil {
 				opts.Phase(PhaseGC)
 			}
-			err = st.CollectGarbage(ctx)
+			err = bulk.CollectGarbage(ctx)
 		}
 		sum.Elapsed = time.Since(start)
 	}()

@@ -13,7 +13,6 @@ import (
 
 	"github.com/papergraph/papergraph/export"
 	"github.com/papergraph/papergraph/graph"
-	"github.com/papergraph/papergraph/graph/store"
 )
 
 // exportFormats are the formats /export/ serves, by extension; PNG is
@@ -47,7 +46,7 @@ var exportStatus = []struct {
 //
 // An unknown id or format is a 404 and a bad parameter a 400, each with a
 // plain-text message saying what was wrong.
-func NewExportHandler(st *store.Store) http.Handler {
+func NewExportHandler(st export.Source) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
@@ -79,7 +78,7 @@ func NewExportHandler(st *store.Store) http.Handler {
 
 // exportFile builds the file r asks for, whole, so that an error is still a
 // clean error response; subgraphs are bounded by the store's node cap.
-func exportFile(r *http.Request, st *store.Store) (body []byte, ctype string, err error) {
+func exportFile(r *http.Request, st export.Source) (body []byte, ctype string, err error) {
 	// The last segment of the escaped path, so an id with an escaped
 	// slash stays one id.
 	file := r.URL.EscapedPath()

@@ -10,7 +10,6 @@ import (
 	"github.com/vikstrous/dataloadgen"
 
 	"github.com/papergraph/papergraph/graph"
-	"github.com/papergraph/papergraph/graph/store"
 )
 
 // fetchers are the store calls behind the loaders, with what the loaders
@@ -26,7 +25,7 @@ type fetchers struct {
 // newFetchers returns the fetchers of st, counted in m. wait is how long a
 // loader collects keys before it fetches: gqlgen resolves the fields of a
 // list's elements in concurrent goroutines, which all ask within it.
-func newFetchers(st *store.Store, m *metrics, wait time.Duration) *fetchers {
+func newFetchers(st Store, m *metrics, wait time.Duration) *fetchers {
 	countPapers, countEntities, countPapersOf := m.batchCounter("paper"), m.batchCounter("entity"), m.batchCounter("papersOf")
 	return &fetchers{
 		opt: dataloadgen.WithWait(wait),

@@ -14,7 +14,6 @@ import (
 	"sync"
 
 	"github.com/papergraph/papergraph/graph"
-	"github.com/papergraph/papergraph/graph/store"
 )
 
 // playgroundFiles is GraphiQL and the React it runs on, as npm ships them
@@ -90,7 +89,7 @@ type exampleCache struct {
 
 // query returns the example query for st, computing it when st was
 // written since the last call.
-func (c *exampleCache) query(ctx context.Context, st *store.Store) string {
+func (c *exampleCache) query(ctx context.Context, st Store) string {
 	gen := st.Generation()
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -115,7 +114,7 @@ const emptyExample = "# The graph is empty: add papers with `papergraph ingest`.
 // exampleQuery returns a papersSharing query on a paper that shares an
 // entity of one of exampleKinds with another paper, so that it has
 // answers; when no paper does, a stats query.
-func exampleQuery(ctx context.Context, st *store.Store) (string, error) {
+func exampleQuery(ctx context.Context, st Store) (string, error) {
 	for _, k := range exampleKinds {
 		top, err := st.ListEntities(ctx, graph.EntityQuery{Kind: k, Order: graph.ByDegree, First: exampleEntities})
 		if err != nil {

@@ -9,14 +9,13 @@ import (
 
 	"github.com/papergraph/papergraph/export"
 	"github.com/papergraph/papergraph/graph"
-	"github.com/papergraph/papergraph/graph/store"
 )
 
 // Resolver is the root of gqlgen's resolvers. Each resolver converts its
 // arguments, makes one graph call (through the request's dataloaders for
 // lookups by id) and converts the result.
 type Resolver struct {
-	store      *store.Store
+	store      Store
 	extract    ExtractFunc
 	writeToken string
 }

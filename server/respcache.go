@@ -7,8 +7,6 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/vektah/gqlparser/v2/ast"
-
-	"github.com/papergraph/papergraph/graph/store"
 )
 
 // responseCache answers a request that was answered before, since the
@@ -32,7 +30,7 @@ import (
 // response at once. Parsing, validation and the depth and complexity
 // limits ran on the first request; the same bytes pass them again.
 type responseCache struct {
-	store *store.Store
+	store Store
 	lru   *byteLRU[cachedResponse]
 	// hits and misses count lookups.
 	hits, misses prometheus.Counter
@@ -53,7 +51,7 @@ type cachedResponse struct {
 	body        []byte
 }
 
-func newResponseCache(st *store.Store, size int, bytes int64, m *metrics) *responseCache {
+func newResponseCache(st Store, size int, bytes int64, m *metrics) *responseCache {
 	return &responseCache{
 		store: st,
 		lru: newByteLRU(size, bytes, func(key string, e cachedResponse) int64 {

@@ -16,7 +16,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/papergraph/papergraph/graph"
-	"github.com/papergraph/papergraph/graph/store"
 )
 
 // ExtractFunc returns the paper that the extractor finds in a title (may be
@@ -28,7 +27,7 @@ type ExtractFunc func(ctx context.Context, title, abstract string) (graph.Paper,
 // take the defaults given on Limits. (The name Config is taken by gqlgen's
 // generated schema configuration.)
 type Options struct {
-	Store   *store.Store
+	Store   Store
 	Extract ExtractFunc
 	// WriteToken enables the addPapers mutation for requests carrying it as
 	// "Authorization: Bearer <token>"; empty disables writes.

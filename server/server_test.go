@@ -113,6 +113,12 @@ func newTestServer(tb testing.TB, bulk int, opts Options) *testServer {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { st.Close() })
+	return serveFixture(tb, st, bulk, opts)
+}
+
+// serveFixture is newTestServer over st, which it fills with the fixture.
+func serveFixture(tb testing.TB, st Store, bulk int, opts Options) *testServer {
+	tb.Helper()
 	if _, err := st.PutPapers(context.Background(), fixturePapers(bulk)); err != nil {
 		tb.Fatal(err)
 	}
@@ -221,12 +227,32 @@ func sameJSON(tb testing.TB, got json.RawMessage, want string) string {
 }
 
 func TestQueries(t *testing.T) {
-	ts := newTestServer(t, 0, Options{})
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			ts := b.serve(t, 0, Options{})
+			for _, tt := range queryTests() {
+				if b.skip[tt.name] != "" {
+					continue
+				}
+				t.Run(tt.name, func(t *testing.T) {
+					r := ts.post(t, tt.query, nil)
+					if r.Status != http.StatusOK || len(r.Errors) > 0 {
+						t.Fatalf("status %d, errors %+v", r.Status, r.Errors)
+					}
+					if d := sameJSON(t, r.Data, tt.want); d != "" {
+						t.Errorf("data differs (-want +got):\n%s", d)
+					}
+				})
+			}
+		})
+	}
+}
+
+// queryTests are TestQueries' cases: each query and its answer on the
+// fixture, the same on every backend.
+func queryTests() []struct{ name, query, want string } {
 	p := func(n int) string { return fxID(n) }
-	tests := []struct {
-		name, query string
-		want        string
-	}{
+	return []struct{ name, query, want string }{
 		{
 			"paper",
 			`{ paper(id: "` + p(1) + `") { id name label title source index year authors
@@ -336,17 +362,6 @@ func TestQueries(t *testing.T) {
 			`{ extract(text: "We train on Hub.", title: "A title") { title datasets { name } } stats { papers } }`,
 			`{"extract": {"title": "A title", "datasets": [{"name": "Hub"}]}, "stats": {"papers": 8}}`,
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := ts.post(t, tt.query, nil)
-			if r.Status != http.StatusOK || len(r.Errors) > 0 {
-				t.Fatalf("status %d, errors %+v", r.Status, r.Errors)
-			}
-			if d := sameJSON(t, r.Data, tt.want); d != "" {
-				t.Errorf("data differs (-want +got):\n%s", d)
-			}
-		})
 	}
 }
 

@@ -1,0 +1,110 @@
+package dgraph
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/papergraph/papergraph/graph"
+)
+
+// sharingQuery is papersSharing in DQL. For the paper P, E are its
+// entities of the asked kinds; each carries its Adamic-Adar weight
+// 1/ln(max(count(~pg.link), 2)), and value-variable propagation sums the
+// weights (s) and the number of entities (n) over the paths from P
+// through E to every other paper. Dgraph cuts the best $first among those
+// sharing at least $min entities (topBlocks) by the score rounded to 12
+// digits (r), so that float sums made in another order tie as in the
+// Badger store. %s is the kind filter.
+var sharingQuery = `query q($id: string, $first: int, $min: int) {
+	P as var(func: eq(pg.id, $id))
+	var(func: uid(P)) { E as pg.link @filter(%s) }
+	var(func: uid(E)) {
+		d as count(~pg.link)
+		w as math(1.0 / ln(max(d, 2.0)))
+		one as math(1 + 0 * d)
+		~pg.link @filter(NOT uid(P)) {
+			s as math(w)
+			n as math(one)
+		}
+	}
+	var(func: uid(s)) @filter(ge(val(n), $min)) { r as math(floor(s * 1000000000000.0 + 0.5)) }
+	paper(func: uid(P)) { pg.kind }` +
+	topBlocks("r", "", "pg.id pg.record score: val(s) shared: pg.link @filter(uid(E)) { pg.id pg.kind pg.name }") + `
+}`
+
+// Sharing returns the papers sharing at least q.MinShared entities of
+// q.Kinds (Dataset when empty) with the paper id, best first by
+// Adamic-Adar score, then by paper id, as the Badger store does; the
+// score is computed inside Dgraph over exact degrees, and the top
+// q.Limit cut there too (sharingQuery), so unlike the Badger store no hub
+// is ever approximated.
+//
+// q.Family (matching through the taxonomy) is answered by the Badger
+// store only: here it is graph.ErrBadArgument.
+func (s *Store) Sharing(ctx context.Context, id string, q graph.SharingQuery) ([]graph.Match, error) {
+	if !graph.IsPaperID(id) {
+		return nil, fmt.Errorf("sharing %q: %w: not a paper id", id, graph.ErrBadID)
+	}
+	if q.Family {
+		return nil, fmt.Errorf("sharing %s: %w: family is not supported over Dgraph", id, graph.ErrBadArgument)
+	}
+	limit, err := listLimit("limit", q.Limit)
+	if err != nil {
+		return nil, fmt.Errorf("sharing %s: %w", id, err)
+	}
+	kinds := q.Kinds
+	if len(kinds) == 0 {
+		kinds = []graph.Kind{graph.Dataset}
+	}
+	var ks []string
+	for _, k := range kinds {
+		if !k.Valid() {
+			return nil, fmt.Errorf("sharing %s: %w: %d", id, graph.ErrBadKind, uint8(k))
+		}
+		ks = append(ks, strconv.Itoa(int(k)))
+	}
+	var r struct {
+		Paper, Above, Tie []node
+	}
+	dql := fmt.Sprintf(sharingQuery, "eq(pg.kind, ["+strings.Join(ks, ",")+"])")
+	vars := map[string]string{"$id": id, "$first": strconv.Itoa(limit), "$min": strconv.Itoa(max(q.MinShared, 1))}
+	if err := s.query(ctx, dql, vars, &r); err != nil {
+		return nil, fmt.Errorf("sharing %s: %w", id, err)
+	}
+	if len(r.Paper) == 0 || !r.Paper[0].isPaper() {
+		return nil, fmt.Errorf("sharing %s: %w", id, graph.ErrNotFound)
+	}
+	rows := rankTop(r.Above, r.Tie, limit)
+	out := make([]graph.Match, 0, len(rows))
+	for i := range rows {
+		p, err := rows[i].paper()
+		if err != nil {
+			return nil, err
+		}
+		m := graph.Match{Paper: p, Score: rows[i].Score}
+		for _, e := range rows[i].Shared {
+			m.Shared = append(m.Shared, graph.Entity{Kind: graph.Kind(e.Kind), Name: e.Name})
+		}
+		slices.SortFunc(m.Shared, func(a, b graph.Entity) int {
+			return cmp.Or(cmp.Compare(a.Kind, b.Kind), strings.Compare(a.Name, b.Name))
+		})
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// listLimit applies the store's list bounds (graph.DefaultLimit,
+// graph.MaxLimit) to a First or Limit field named name.
+func listLimit(name string, n int) (int, error) {
+	switch {
+	case n == 0:
+		return graph.DefaultLimit, nil
+	case n < 0 || n > graph.MaxLimit:
+		return 0, fmt.Errorf("%w: %s %d not in 1..%d", graph.ErrBadArgument, name, n, graph.MaxLimit)
+	}
+	return n, nil
+}
