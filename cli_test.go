@@ -162,3 +162,21 @@ func TestReadOnlyWhileServing(t *testing.T) {
 		t.Errorf("export --server of the whole graph: %v; want a usage error", err)
 	}
 }
+
+// TestCheckWhileServing runs check through a running serve: with the
+// server's write token it checks the database serve holds; without it
+// the server refuses.
+func TestCheckWhileServing(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "db")
+	s := startServe(t, "--db", db, "--write-token", "s3cret")
+	if _, _, err := runCmd(t, "check", "--db", db); !errors.Is(err, graph.ErrLocked) || !strings.Contains(err.Error(), "check with the write token") {
+		t.Errorf("check on a served database: %v; want ErrLocked with the --server hint", err)
+	}
+	out, _, err := runCmd(t, "check", "--server", s.url, "--write-token", "s3cret")
+	if err != nil || !strings.HasPrefix(out, "ok: ") {
+		t.Errorf("check --server = %q, %v; want ok and the counts", out, err)
+	}
+	if _, _, err := runCmd(t, "check", "--server", s.url, "--write-token", "wrong"); err == nil || !strings.Contains(err.Error(), "token") {
+		t.Errorf("check --server with a wrong token: %v; want the server's refusal", err)
+	}
+}

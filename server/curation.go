@@ -7,9 +7,9 @@ import (
 	"github.com/papergraph/papergraph/graph"
 )
 
-// The resolvers of curation: finding likely duplicates, and the
-// mutations that delete papers, merge entities and add aliases, each
-// needing the write token as addPapers does.
+// The resolvers of curation: finding likely duplicates, checking the
+// database, and the mutations that delete papers, merge entities and add
+// aliases, each but the first needing the write token as addPapers does.
 
 func (r *queryResolver) Duplicates(ctx context.Context, kind *graph.Kind, reason *graph.DuplicateReason, first *int) ([]graph.Duplicate, error) {
 	n, err := pageSize("first", first)
@@ -18,6 +18,19 @@ func (r *queryResolver) Duplicates(ctx context.Context, kind *graph.Kind, reason
 	}
 	ds, err := r.store.Duplicates(ctx, graph.DuplicateQuery{Kind: deref(kind), Reason: deref(reason)})
 	return ds[:min(n, len(ds))], err
+}
+
+// Check reads the whole database, which the write token guards: a
+// public server's readers must not be able to set it scanning at will.
+func (r *queryResolver) Check(ctx context.Context) ([]string, error) {
+	if err := authorize(ctx, r.writeToken); err != nil {
+		return nil, err
+	}
+	v, err := r.store.Check(ctx)
+	if v == nil {
+		v = []string{}
+	}
+	return v, err
 }
 
 // maxDeletePapers bounds deletePapers' input, as maxAddPapers does.

@@ -156,6 +156,7 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
+		Check         func(childComplexity int) int
 		CoOccurring   func(childComplexity int, entity string, kind *graph.Kind, first *int) int
 		Duplicates    func(childComplexity int, kind *graph.Kind, reason *graph.DuplicateReason, first *int) int
 		Entities      func(childComplexity int, kind *graph.Kind, search *string, first *int, after *string, orderBy *graph.EntityOrder) int
@@ -239,6 +240,7 @@ type QueryResolver interface {
 	CoOccurring(ctx context.Context, entity string, kind *graph.Kind, first *int) ([]graph.CoOccurrence, error)
 	Duplicates(ctx context.Context, kind *graph.Kind, reason *graph.DuplicateReason, first *int) ([]graph.Duplicate, error)
 	Stats(ctx context.Context) (graph.Stats, error)
+	Check(ctx context.Context) ([]string, error)
 	Extract(ctx context.Context, text string, title *string) (graph.Paper, error)
 }
 type SearchHitResolver interface {
@@ -725,6 +727,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PaperMatch.Shared(childComplexity), true
 
+	case "Query.check":
+		if e.ComplexityRoot.Query.Check == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Check(childComplexity), true
 	case "Query.coOccurring":
 		if e.ComplexityRoot.Query.CoOccurring == nil {
 			break
@@ -1407,6 +1415,14 @@ type Query {
   ): [Duplicate!]!
   "Sizes of the graph."
   stats: Stats!
+  """
+  The violations of the database's invariants (counters, postings, edges in both directions,
+  keys), one line each, empty when consistent: what ` + "`" + `papergraph check` + "`" + ` reports, for a database a
+  running server holds (` + "`" + `check --server URL` + "`" + `). It reads the whole database, so it needs the write
+  token as the mutations do (UNAUTHENTICATED without it, FORBIDDEN on a server without one), and
+  runs under the request timeout. Over Dgraph it is BAD_ARGUMENT: Dgraph checks its own storage.
+  """
+  check: [String!]!
   "What the extractor finds in a text, without storing it."
   extract(
     "The abstract (or any text) to read."
@@ -4772,6 +4788,29 @@ func (ec *executionContext) fieldContext_Query_stats(_ context.Context, field gr
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_check(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_check(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Check(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_check(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Query", field, true, true, "String")
+}
+
 func (ec *executionContext) _Query_extract(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7260,6 +7299,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_stats(ctx, field)
+				})
+		case "check":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_check(ctx, field)
 				})
 		case "extract":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,

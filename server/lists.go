@@ -70,7 +70,7 @@ func marshalElement(ctx context.Context, i int, omitPanicHandler bool, marshal f
 var waitingResolvers = map[string][]string{
 	"Entity": {"aliases", "broader", "narrower", "paperCount", "papers"},
 	// Root fields are never list elements; listed for completeness.
-	"Query":    {"node", "paper", "papers", "entity", "entities", "papersSharing", "neighborhood", "path", "search", "coOccurring", "duplicates", "stats", "extract"},
+	"Query":    {"node", "paper", "papers", "entity", "entities", "papersSharing", "neighborhood", "path", "search", "coOccurring", "duplicates", "check", "stats", "extract"},
 	"Mutation": {"addPapers", "deletePapers", "mergeEntities", "addAlias"},
 }
 

@@ -20,8 +20,8 @@ import (
 // query string (GET), byte for byte: the Accept header chooses the
 // response's Content-Type (application/graphql-response+json or
 // application/json), and nothing else in a request changes a query's
-// response (Authorization matters to mutations only, which are never
-// kept; Origin only to the CORS headers, set outside the cache). A response is kept only when the request's
+// response (requests with an Authorization header are not cached; Origin
+// matters only to the CORS headers, set outside the cache). A response is kept only when the request's
 // operation is a query that answered without errors and status 200 (its
 // extension, InterceptResponse, says so), and the store's Generation was
 // the same even number before and after it ran, so it is of one state of
@@ -63,10 +63,12 @@ func newResponseCache(st Store, size int, bytes int64, m *metrics) *responseCach
 }
 
 // key returns the cache key of request r with body, "" for one that is
-// not cached.
+// not cached. A request with an Authorization header is never cached: the
+// token may be what lets its query run (check), and one with the token
+// must not answer one without.
 func (c *responseCache) key(r *http.Request, body []byte) string {
 	switch {
-	case c == nil:
+	case c == nil || r.Header.Get("Authorization") != "":
 		return ""
 	case r.Method == http.MethodPost && len(body) <= maxCachedRequest:
 		return "POST\x00" + r.Header.Get("Accept") + "\x00" + string(body)

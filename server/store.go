@@ -32,6 +32,9 @@ type Store interface {
 	DeletePapers(ctx context.Context, ids []string) (int, error)
 	MergeEntities(ctx context.Context, from, into string) (graph.Entity, error)
 	AddAlias(ctx context.Context, ref, alias string) (graph.Entity, error)
+	// Check returns the violations of the store's invariants (see
+	// store.Store.Check).
+	Check(ctx context.Context) ([]string, error)
 	// Snapshot returns a context whose reads see one state of the store
 	// and the function that releases it (see snapshots).
 	Snapshot(ctx context.Context) (context.Context, func())

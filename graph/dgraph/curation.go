@@ -32,3 +32,9 @@ func (s *Store) MergeEntities(ctx context.Context, from, into string) (graph.Ent
 func (s *Store) AddAlias(ctx context.Context, ref, alias string) (graph.Entity, error) {
 	return graph.Entity{}, errCuration
 }
+
+// Check is BAD_ARGUMENT over Dgraph, which checks its own storage; the
+// invariants store.Store.Check verifies are Badger's key layout.
+func (s *Store) Check(ctx context.Context) ([]string, error) {
+	return nil, fmt.Errorf("%w: check reads an embedded Badger database; a Dgraph cluster checks its own storage", graph.ErrBadArgument)
+}
