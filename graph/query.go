@@ -93,6 +93,21 @@ type PaperFilter struct {
 	Source string // source file base name
 }
 
+// Check reports a malformed filter: ErrBadKind for a Kind out of range,
+// ErrBadID for an Entity that is no entity id. Every store checks a
+// filter so before reading.
+func (f PaperFilter) Check() error {
+	if f.Kind != 0 && !f.Kind.Valid() {
+		return fmt.Errorf("%w: %d", ErrBadKind, uint8(f.Kind))
+	}
+	if f.Entity != "" {
+		if _, _, err := ParseEntityID(f.Entity); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // EntityQuery asks ListEntities for a page of entities.
 type EntityQuery struct {
 	Kind Kind // 0 for all kinds

@@ -54,17 +54,12 @@ func paperPage(rows []node, first, total int) (graph.PaperPage, error) {
 // filter id order rather than record order.
 func (s *Store) ListPapers(ctx context.Context, q graph.PaperQuery) (graph.PaperPage, error) {
 	f := q.Filter
-	first, err := listLimit("first", q.First)
+	first, err := graph.ListLimit("first", q.First)
 	if err != nil {
 		return graph.PaperPage{}, fmt.Errorf("list papers: %w", err)
 	}
-	if f.Kind != 0 && !f.Kind.Valid() {
-		return graph.PaperPage{}, fmt.Errorf("list papers: %w: %d", graph.ErrBadKind, uint8(f.Kind))
-	}
-	if f.Entity != "" {
-		if _, _, err := graph.ParseEntityID(f.Entity); err != nil {
-			return graph.PaperPage{}, fmt.Errorf("list papers: %w", err)
-		}
+	if err := f.Check(); err != nil {
+		return graph.PaperPage{}, fmt.Errorf("list papers: %w", err)
 	}
 	after, err := parsePaperCursor(q.After)
 	if err != nil {
@@ -148,7 +143,7 @@ func (s *Store) PapersOfEach(ctx context.Context, reqs []graph.PageOf) ([]graph.
 // or alias whose slug starts with the slug of q.Search, a range of the
 // exact index of pg.prefix. Total is exact.
 func (s *Store) ListEntities(ctx context.Context, q graph.EntityQuery) (graph.EntityPage, error) {
-	first, err := listLimit("first", q.First)
+	first, err := graph.ListLimit("first", q.First)
 	if err != nil {
 		return graph.EntityPage{}, fmt.Errorf("list entities: %w", err)
 	}

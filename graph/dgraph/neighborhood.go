@@ -47,12 +47,9 @@ func (s *Store) neighborhood(ctx context.Context, roots []string, q graph.Neighb
 	if q.Hops < 0 || q.Hops > maxNeighborhoodHops {
 		return graph.Subgraph{}, fmt.Errorf("%w: hops %d not in 1..%d", graph.ErrBadArgument, q.Hops, maxNeighborhoodHops)
 	}
-	limit := q.Limit
-	switch {
-	case limit == 0:
-		limit = graph.DefaultNodes
-	case limit < 0 || limit > graph.MaxNodes:
-		return graph.Subgraph{}, fmt.Errorf("%w: limit %d not in 1..%d", graph.ErrBadArgument, limit, graph.MaxNodes)
+	limit, err := graph.NodeLimit("limit", q.Limit)
+	if err != nil {
+		return graph.Subgraph{}, err
 	}
 	for _, k := range q.Kinds {
 		if !k.Valid() {

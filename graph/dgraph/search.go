@@ -24,7 +24,7 @@ const searchQuery = `query q($q: string, $first: int) {
 // order. The Badger store ranks by BM25 instead, so the two agree on
 // which nodes match a one-word query and on little else of the order.
 func (s *Store) Search(ctx context.Context, query string, limit int) ([]graph.Hit, error) {
-	n, err := listLimit("limit", limit)
+	n, err := graph.ListLimit("limit", limit)
 	if err != nil {
 		return nil, fmt.Errorf("search %q: %w", query, err)
 	}

@@ -52,7 +52,7 @@ func (s *Store) Sharing(ctx context.Context, id string, q graph.SharingQuery) ([
 	if q.Family {
 		return nil, fmt.Errorf("sharing %s: %w: family is not supported over Dgraph", id, graph.ErrBadArgument)
 	}
-	limit, err := listLimit("limit", q.Limit)
+	limit, err := graph.ListLimit("limit", q.Limit)
 	if err != nil {
 		return nil, fmt.Errorf("sharing %s: %w", id, err)
 	}
@@ -95,16 +95,4 @@ func (s *Store) Sharing(ctx context.Context, id string, q graph.SharingQuery) ([
 		out = append(out, m)
 	}
 	return out, nil
-}
-
-// listLimit applies the store's list bounds (graph.DefaultLimit,
-// graph.MaxLimit) to a First or Limit field named name.
-func listLimit(name string, n int) (int, error) {
-	switch {
-	case n == 0:
-		return graph.DefaultLimit, nil
-	case n < 0 || n > graph.MaxLimit:
-		return 0, fmt.Errorf("%w: %s %d not in 1..%d", graph.ErrBadArgument, name, n, graph.MaxLimit)
-	}
-	return n, nil
 }

@@ -25,7 +25,7 @@ func (s *Store) CoOccurring(ctx context.Context, id string, q graph.CoOccurrence
 	if k != 0 && !k.Valid() {
 		return nil, fmt.Errorf("co-occurring %s: %w: %d", id, graph.ErrBadKind, uint8(k))
 	}
-	limit, err := listLimit("limit", q.Limit)
+	limit, err := graph.ListLimit("limit", q.Limit)
 	if err != nil {
 		return nil, fmt.Errorf("co-occurring %s: %w", id, err)
 	}

@@ -45,17 +45,12 @@ type paperDriver struct {
 // a bad Filter.Kind and ErrBadCursor for a cursor of another listing.
 func (s *Store) ListPapers(ctx context.Context, q graph.PaperQuery) (graph.PaperPage, error) {
 	f, after := q.Filter, q.After
-	first, err := listLimit("first", q.First)
+	first, err := graph.ListLimit("first", q.First)
 	if err != nil {
 		return graph.PaperPage{}, fmt.Errorf("list papers: %w", err)
 	}
-	if f.Kind != 0 && !f.Kind.Valid() {
-		return graph.PaperPage{}, fmt.Errorf("list papers: %w: %d", graph.ErrBadKind, uint8(f.Kind))
-	}
-	if f.Entity != "" {
-		if _, _, err := graph.ParseEntityID(f.Entity); err != nil {
-			return graph.PaperPage{}, fmt.Errorf("list papers: %w", err)
-		}
+	if err := f.Check(); err != nil {
+		return graph.PaperPage{}, fmt.Errorf("list papers: %w", err)
 	}
 	var page graph.PaperPage
 	err = s.view(ctx, func(txn *badger.Txn) error {
@@ -313,7 +308,7 @@ func compareEntities(order graph.EntityOrder) func(a, b entityRef) int {
 // for an invalid k and ErrBadCursor for a cursor of another listing.
 func (s *Store) ListEntities(ctx context.Context, q graph.EntityQuery) (graph.EntityPage, error) {
 	k, search, order, after := q.Kind, q.Search, q.Order, q.After
-	first, err := listLimit("first", q.First)
+	first, err := graph.ListLimit("first", q.First)
 	if err != nil {
 		return graph.EntityPage{}, fmt.Errorf("list entities: %w", err)
 	}
@@ -495,7 +490,7 @@ func (s *Store) PapersOfEach(ctx context.Context, reqs []graph.PageOf) (pages []
 // papersOf serves PapersOf and each request of PapersOfEach, checking it
 // as ListPapers does.
 func papersOf(ctx context.Context, txn *badger.Txn, c *readCache, r graph.PageOf) (graph.PaperPage, error) {
-	first, err := listLimit("first", r.First)
+	first, err := graph.ListLimit("first", r.First)
 	if err != nil {
 		return graph.PaperPage{}, fmt.Errorf("papers of %s: %w", r.Entity, err)
 	}

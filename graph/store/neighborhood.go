@@ -52,7 +52,7 @@ func (s *Store) neighborhoodIn(ctx context.Context, txn *badger.Txn, id string, 
 	if err != nil {
 		return graph.Subgraph{}, err
 	}
-	limit, err := nodeLimit("limit", q.Limit)
+	limit, err := graph.NodeLimit("limit", q.Limit)
 	if err != nil {
 		return graph.Subgraph{}, err
 	}

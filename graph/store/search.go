@@ -390,7 +390,7 @@ const searchEntityCandidates = 200
 // Papers carry their stored record, entities their PaperCount. An empty
 // query (or one made only of stop words, for papers) finds nothing.
 func (s *Store) Search(ctx context.Context, query string, limit int) ([]graph.Hit, error) {
-	limit, err := listLimit("limit", limit)
+	limit, err := graph.ListLimit("limit", limit)
 	if err != nil {
 		return nil, fmt.Errorf("search %q: %w", query, err)
 	}

@@ -62,7 +62,7 @@ func (s *Store) Sharing(ctx context.Context, id string, q graph.SharingQuery) ([
 		return nil, fmt.Errorf("sharing %s: %w", id, err)
 	}
 	minShared := max(q.MinShared, 1)
-	limit, err := listLimit("limit", q.Limit)
+	limit, err := graph.ListLimit("limit", q.Limit)
 	if err != nil {
 		return nil, fmt.Errorf("sharing %s: %w", id, err)
 	}
