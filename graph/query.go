@@ -48,7 +48,23 @@ type SharingQuery struct {
 	MinShared int    // at least this many shared entities; < 1 means 1
 	Family    bool   // also match through the taxonomy (shared ancestors)
 	Limit     int    // at most this many matches (see DefaultLimit)
+	// Omit names the parts of the matches' papers that the caller does
+	// not need; a store may leave them empty. The zero value asks for
+	// whole papers. The server omits what a request does not select:
+	// decoding twenty papers' evidence cost more than ranking them.
+	Omit PaperParts
 }
+
+// PaperParts is a set of a Paper's list fields, beside the scalar ones
+// (ID to Year), which always come back.
+type PaperParts uint8
+
+const (
+	PaperLists    PaperParts = 1 << iota // Authors and Keywords
+	PaperEntities                        // Entities and Ancestors
+	PaperMentions                        // Mentions
+	AllPaperParts = PaperLists | PaperEntities | PaperMentions
+)
 
 // Match is one paper sharing entities with another.
 type Match struct {

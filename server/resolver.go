@@ -163,7 +163,8 @@ func (r *queryResolver) PapersSharing(ctx context.Context, paper string, kinds [
 	if minShared != nil && *minShared < 1 {
 		return nil, fmt.Errorf("%w: minShared = %d (want 1 or more)", graph.ErrBadArgument, *minShared)
 	}
-	return r.store.Sharing(ctx, paper, graph.SharingQuery{Kinds: kinds, MinShared: or(minShared, 1), Family: deref(family), Limit: n})
+	return r.store.Sharing(ctx, paper, graph.SharingQuery{Kinds: kinds, MinShared: or(minShared, 1), Family: deref(family), Limit: n,
+		Omit: unselectedParts(ctx, "PaperMatch", "paper")})
 }
 
 // maxNeighborhood bounds neighborhood(limit:): a subgraph is one response,

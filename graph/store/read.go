@@ -352,6 +352,11 @@ func hasEdge(txn *badger.Txn, c *readCache, pid, eid string) (bool, error) {
 // readPaperRecord reads the stored record of paper id (0x01), entity
 // references as stored (kind and name).
 func readPaperRecord(txn *badger.Txn, c *readCache, id string) (graph.Paper, error) {
+	return readPaperParts(txn, c, id, 0)
+}
+
+// readPaperParts is readPaperRecord with the parts in omit left empty.
+func readPaperParts(txn *badger.Txn, c *readCache, id string, omit graph.PaperParts) (graph.Paper, error) {
 	var p graph.Paper
 	v, ok, err := c.record(txn, id)
 	if err == nil && !ok {
@@ -361,7 +366,7 @@ func readPaperRecord(txn *badger.Txn, c *readCache, id string) (graph.Paper, err
 		return p, fmt.Errorf("paper %s: %w", id, err)
 	}
 	// v is the cache's, or a copy now kept there: never modified.
-	if err := decodeFrozenRecord(v, &p); err != nil {
+	if err := decodeFrozenRecord(v, &p, omit); err != nil {
 		return p, fmt.Errorf("paper %s: %w", id, err)
 	}
 	return p, nil

@@ -113,17 +113,23 @@ func appendString(b []byte, s string) []byte {
 
 // decodePaperRecord decodes a record into p. Its strings share one
 // allocation, a copy of v.
-func decodePaperRecord(v []byte, p *graph.Paper) error { return decodeRecord(string(v), p) }
+func decodePaperRecord(v []byte, p *graph.Paper) error { return decodeRecord(string(v), p, 0) }
 
 // decodeFrozenRecord is decodePaperRecord without the copy, for a v that
 // is never modified, as the read cache's values and the copies read into
 // it are: p's strings point into v. The copy was a quarter of the
-// decoding, which papersSharing does twenty times per query.
-func decodeFrozenRecord(v []byte, p *graph.Paper) error {
-	return decodeRecord(unsafe.String(unsafe.SliceData(v), len(v)), p)
+// decoding, which papersSharing does twenty times per query. The parts
+// in omit are left empty (see decodeRecord).
+func decodeFrozenRecord(v []byte, p *graph.Paper, omit graph.PaperParts) error {
+	return decodeRecord(unsafe.String(unsafe.SliceData(v), len(v)), p, omit)
 }
 
-func decodeRecord(v string, p *graph.Paper) error {
+// decodeRecord decodes v into p, but for the parts in omit, which it
+// leaves empty: it stops reading after the last part asked for, and
+// steps over an omitted part before one asked for without allocating.
+// The mentions refer to the entities, which are decoded with them
+// whatever omit says. Only a whole decode checks that nothing follows.
+func decodeRecord(v string, p *graph.Paper, omit graph.PaperParts) error {
 	if len(v) == 0 || v[0] != recordVersion {
 		return fmt.Errorf("%w: version %x, want %d", errRecord, v[:min(len(v), 1)], recordVersion)
 	}
@@ -134,13 +140,29 @@ func decodeRecord(v string, p *graph.Paper) error {
 	}
 	p.Index = d.int()
 	p.Year = d.int()
+	lists := omit&graph.PaperLists == 0
+	mentions := omit&graph.PaperMentions == 0
+	entities := omit&graph.PaperEntities == 0 || mentions
+	if !lists && !entities {
+		return d.err
+	}
 	for _, list := range []*[]string{&p.Authors, &p.Keywords} {
-		if n := d.count(); n > 0 {
+		n := d.count()
+		if !lists {
+			for range n {
+				d.string()
+			}
+			continue
+		}
+		if n > 0 {
 			*list = make([]string, n)
 			for i := range *list {
 				(*list)[i] = d.string()
 			}
 		}
+	}
+	if !entities {
+		return d.err
 	}
 	for _, list := range []*[]graph.Entity{&p.Entities, &p.Ancestors} {
 		if n := d.count(); n > 0 {
@@ -149,6 +171,9 @@ func decodeRecord(v string, p *graph.Paper) error {
 				(*list)[i] = graph.Entity{Kind: graph.Kind(d.byte()), Name: d.string()}
 			}
 		}
+	}
+	if !mentions {
+		return d.err
 	}
 	if n := d.count(); n > 0 {
 		p.Mentions = make([]graph.Mention, n)

@@ -46,6 +46,25 @@ func TestPaperRecord(t *testing.T) {
 			if diff := gocmp.Diff(tt.p, got); diff != "" {
 				t.Errorf("round trip differs (-want +got):\n%s", diff)
 			}
+			for omit := graph.PaperParts(1); omit <= graph.AllPaperParts; omit++ {
+				want := tt.p
+				if omit&graph.PaperLists != 0 {
+					want.Authors, want.Keywords = nil, nil
+				}
+				if omit&graph.PaperEntities != 0 && omit&graph.PaperMentions != 0 {
+					want.Entities, want.Ancestors = nil, nil
+				}
+				if omit&graph.PaperMentions != 0 {
+					want.Mentions = nil
+				}
+				var part graph.Paper
+				if err := decodeFrozenRecord(rec, &part, omit); err != nil {
+					t.Fatalf("decodeFrozenRecord(omit %03b): %v", omit, err)
+				}
+				if diff := gocmp.Diff(want, part); diff != "" {
+					t.Errorf("decodeFrozenRecord(omit %03b) differs (-want +got):\n%s", omit, diff)
+				}
+			}
 			// Every truncation fails cleanly.
 			for n := range rec {
 				if err := decodePaperRecord(rec[:n], &got); err == nil {

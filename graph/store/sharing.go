@@ -112,7 +112,7 @@ func (s *Store) Sharing(ctx context.Context, id string, q graph.SharingQuery) ([
 		if err != nil {
 			return err
 		}
-		out, err = readMatches(txn, s.cache, groups, best)
+		out, err = readMatches(txn, s.cache, groups, best, q.Omit)
 		return err
 	})
 	if err != nil {
@@ -527,13 +527,13 @@ func intersectGroup(cands []candidate, list []uint32, j int, bonus float64) {
 	}
 }
 
-// readMatches reads the records of the ranked papers and their shared
-// entities.
-func readMatches(txn *badger.Txn, c *readCache, groups []*shareGroup, best []ranked) ([]graph.Match, error) {
+// readMatches reads the records of the ranked papers, but for the parts in
+// omit, and their shared entities.
+func readMatches(txn *badger.Txn, c *readCache, groups []*shareGroup, best []ranked, omit graph.PaperParts) ([]graph.Match, error) {
 	ents := make(map[string]graph.Entity)
 	out := make([]graph.Match, 0, len(best))
 	for _, r := range best {
-		p, err := readPaperRecord(txn, c, string(r.id[:]))
+		p, err := readPaperParts(txn, c, string(r.id[:]), omit)
 		if err != nil {
 			return nil, err
 		}
