@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -158,8 +159,80 @@ func TestReadOnlyWhileServing(t *testing.T) {
 	if !strings.Contains(out, `<node id="`+id+`">`) {
 		t.Errorf("export --server --entity %s lacks the entity's node:\n%.300s", id, out)
 	}
-	if _, _, err := runCmd(t, "export", "--server", s.url, "--format", "graphml"); exitCode(err) != 2 {
-		t.Errorf("export --server of the whole graph: %v; want a usage error", err)
+	if _, _, err := runCmd(t, "export", "--server", s.url, "--format", "graphml"); err == nil || !strings.Contains(err.Error(), "403 Forbidden") {
+		t.Errorf("export --server of the whole graph from a server without a write token: %v; want its 403", err)
+	}
+}
+
+// TestWholeExportWhileServing exports the whole graph through a running
+// serve, with its write token, in each streamed format: the files are
+// those the export command writes from the database once serve stopped.
+func TestWholeExportWhileServing(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "db")
+	s := startServe(t, "--db", db, "--write-token", "s3cret")
+	formats := []string{"dot", "graphml", "cytoscape", "rdf"}
+	name := func(via, f string) string { return filepath.Join(dir, via+"."+f+".out.rdf.gz") }
+	for _, f := range formats {
+		if _, _, err := runCmd(t, "export", "--server", s.url, "--write-token", "s3cret", "--format", f, "-o", name("server", f)); err != nil {
+			t.Fatalf("export --server --format %s: %v", f, err)
+		}
+	}
+	_, _, err := runCmd(t, "export", "--server", s.url, "--write-token", "wrong", "--format", "dot", "-o", name("wrong", "dot"))
+	if err == nil || !strings.Contains(err.Error(), "401 Unauthorized") {
+		t.Errorf("export --server with a wrong token: %v; want the server's 401", err)
+	}
+	if _, err := os.Stat(name("wrong", "dot")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused export left %s (%v)", name("wrong", "dot"), err)
+	}
+	if err := s.stop(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range formats {
+		if _, _, err := runCmd(t, "export", "--db", db, "--format", f, "-o", name("db", f)); err != nil {
+			t.Fatalf("export --db --format %s: %v", f, err)
+		}
+		got, err := os.ReadFile(name("server", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(name("db", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want) == 0 || !bytes.Equal(got, want) {
+			t.Errorf("--format %s: %d bytes through the server, %d from the database; want the same file", f, len(got), len(want))
+		}
+	}
+	if _, err := os.Stat(strings.TrimSuffix(name("server", "rdf"), ".rdf.gz") + ".schema"); err != nil {
+		t.Errorf("export --server --format rdf wrote no schema beside its file: %v", err)
+	}
+}
+
+// TestServeReadOnly serves a database read-only: read-only commands open
+// it beside the server, in every format, and the server refuses writes
+// whatever the token.
+func TestServeReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "db")
+	seed := startServe(t, "--db", db) // fills it from the seeds
+	if err := seed.stop(); err != nil {
+		t.Fatal(err)
+	}
+	s := startServe(t, "--db", db, "--read-only", "--write-token", "s3cret")
+	out, _, err := runCmd(t, "stats", "--db", db, "--json")
+	if err != nil || !strings.Contains(out, `"papers"`) {
+		t.Errorf("stats beside serve --read-only = %q, %v; want the counts", out, err)
+	}
+	if _, _, err := runCmd(t, "check", "--db", db); err != nil {
+		t.Errorf("check beside serve --read-only: %v", err)
+	}
+	if _, _, err := runCmd(t, "export", "--db", db, "--format", "neo4j", filepath.Join(dir, "neo4j")); err != nil {
+		t.Errorf("export --format neo4j beside serve --read-only: %v", err)
+	}
+	res := s.post(t, `mutation { deletePapers(ids: ["0000000000000001"]) }`, nil, "Authorization: Bearer s3cret")
+	if len(res.Errors) != 1 || res.Errors[0].Extensions.Code != "FORBIDDEN" || !strings.Contains(res.Errors[0].Message, "read-only") {
+		t.Errorf("deletePapers on serve --read-only = %+v; want one FORBIDDEN error saying read-only", res.Errors)
 	}
 }
 
@@ -169,7 +242,7 @@ func TestReadOnlyWhileServing(t *testing.T) {
 func TestCheckWhileServing(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "db")
 	s := startServe(t, "--db", db, "--write-token", "s3cret")
-	if _, _, err := runCmd(t, "check", "--db", db); !errors.Is(err, graph.ErrLocked) || !strings.Contains(err.Error(), "check with the write token") {
+	if _, _, err := runCmd(t, "check", "--db", db); !errors.Is(err, graph.ErrLocked) || !strings.Contains(err.Error(), "with the write token, check") {
 		t.Errorf("check on a served database: %v; want ErrLocked with the --server hint", err)
 	}
 	out, _, err := runCmd(t, "check", "--server", s.url, "--write-token", "s3cret")

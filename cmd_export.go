@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -25,10 +26,15 @@ stream in bounded memory (dot, graphml, cytoscape); svg and png draw at
 most %d nodes. Prefer svg: png comes from go-graphviz's rasteriser, which
 draws no node outlines (or run Graphviz's dot -Tpng on the dot output).
 
+While serve holds the database, --server URL asks it: for a neighbourhood,
+or with its write token for the whole graph. Beside a serve --read-only,
+export opens the database itself, in any format (neo4j included).
+
 examples:
   papergraph export --entity dataset:gsm8k --hops 2 --format svg --legend -o gsm8k.svg
   papergraph export --format graphml -o graph.graphml
   papergraph export --format rdf -o graph.rdf.gz   # and graph.schema, for dgraph bulk
+  papergraph export --server http://127.0.0.1:8080 --write-token "$TOKEN" --format graphml -o graph.graphml
 
 flags:
 `
@@ -53,12 +59,16 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.BoolVar(&opts.Cluster, "cluster", false, "dot, svg, png: group entities by kind in clusters")
 	fs.BoolVar(&opts.Legend, "legend", false, "dot, svg, png: add a legend (nodes with ids starting \""+export.LegendPrefix+"\")")
 	out := fs.String("o", "", "write to `FILE` instead of standard output")
-	server := fs.String("server", "", "ask the papergraph server at `URL` (http://127.0.0.1:8080) for the neighbourhood of --paper or --entity instead of opening the database, which a running serve holds")
+	server := fs.String("server", "", "ask the papergraph server at `URL` (http://127.0.0.1:8080) instead of opening the database, which a running serve holds: for the neighbourhood of --paper or --entity, or, with its write token, the whole graph (dot, graphml, cytoscape, rdf)")
+	token := fs.String("write-token", "", "the server's write `token`, which a whole-graph export through --server needs (default $PAPERGRAPH_WRITE_TOKEN)")
 	fs.Usage = func() { fmt.Fprintf(fs.Output(), exportUsage, renderLimit); fs.PrintDefaults() }
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	if *format == "neo4j" {
+		if *server != "" {
+			return fmt.Errorf("%w: export --format neo4j writes a directory from the database and does not go through --server: stop serve, or run it with --read-only, beside which read-only commands open the database", errUsage)
+		}
 		return exportNeo4j(ctx, fs, *db, *out, sel, *kinds)
 	}
 	if fs.NArg() > 0 {
@@ -73,16 +83,6 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("%w: export: --%w", errUsage, err)
 	}
 
-	if *server != "" {
-		return writeOutput(*out, stdout, func(w io.Writer) error {
-			return remoteExport(ctx, w, *server, sel, f, opts)
-		})
-	}
-	st, err := openStore(*db, store.Options{ReadOnly: true})
-	if err != nil {
-		return err
-	}
-	defer st.Close()
 	if f == export.RDF {
 		if *out == "" {
 			return fmt.Errorf("%w: export: --format rdf needs -o FILE.rdf.gz (the DQL schema goes beside it)", errUsage)
@@ -91,6 +91,16 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 	}
+	if *server != "" {
+		return writeOutput(*out, stdout, func(w io.Writer) error {
+			return remoteExport(ctx, w, *server, cmp.Or(*token, os.Getenv("PAPERGRAPH_WRITE_TOKEN")), sel, f, opts)
+		})
+	}
+	st, err := openStore(*db, store.Options{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
 	return writeOutput(*out, stdout, func(w io.Writer) error {
 		return export.Write(ctx, w, st, sel, f, export.Options{DOT: opts, MaxRender: renderLimit})
 	})

@@ -25,7 +25,8 @@ import (
 const serveUsage = `usage: papergraph serve [flags]
 
 Serves the GraphQL API at /query, the GraphiQL playground at /, /healthz,
-/readyz, /metrics and /export/. It listens at once; an empty database is
+/readyz, /metrics, /export/ and, with the write token, the whole graph at
+/graph.{dot,graphml,json,rdf.gz}. It listens at once; an empty database is
 first filled from the embedded seed abstracts, and until the store is open
 and seeded /readyz and the API answer 503. Logs go to standard error, with
 a line per request unless --access-log=false. Stops gracefully on SIGINT
@@ -52,7 +53,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	assets := fl.String("playground-assets", "", "serve the playground's files (/playground/...) found in this `dir`ectory in place of the embedded ones, to try another GraphiQL build (see .ci/playground-assets.sh)")
 	noIntro := fl.Bool("no-introspection", false, "turn off schema introspection")
 	seedsIfEmpty := fl.Bool("seeds-if-empty", true, "fill an empty database from the embedded seed abstracts")
+	readOnly := fl.Bool("read-only", false, "open the database read-only: no writes and no seeding, and stats, check and export (any format) can open it beside the server")
 	timeout := fl.Duration("timeout", 10*time.Second, "per-request `duration` limit")
+	exportTimeout := fl.Duration("export-timeout", 10*time.Minute, "`duration` limit of a whole-graph export (/graph.graphml and the like)")
 	respCache := fl.Int("response-cache", 2048, "query responses kept between writes, `n`; 0 disables the cache")
 	logFormat := fl.String("log-format", "text", "log `format`: text (key=value) or json (one object a line)")
 	accessLog := fl.Bool("access-log", true, "log a line per request: method, path, GraphQL operation, status, bytes, duration")
@@ -65,6 +68,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	}
 	if *token == "" {
 		*token = os.Getenv("PAPERGRAPH_WRITE_TOKEN")
+	}
+	if *readOnly && *dg != "" {
+		fl.Usage()
+		return fmt.Errorf("%w: serve: --read-only opens a Badger database; a Dgraph cluster has its own access control", errUsage)
 	}
 	if *assets != "" {
 		if _, err := os.Stat(*assets); err != nil {
@@ -96,7 +103,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 
 	// Deferred before the shutdown below runs: the store closes once the
 	// requests in flight are done.
-	st, err := openBackend(ctx, *db, *dg, store.Options{Logger: log})
+	st, err := openBackend(ctx, *db, *dg, store.Options{Logger: log, ReadOnly: *readOnly})
 	if err != nil {
 		hs.Close()
 		return err
@@ -113,7 +120,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		hs.Close()
 		return err
 	}
-	if *seedsIfEmpty {
+	if *seedsIfEmpty && !*readOnly {
 		if err := seedIfEmpty(ctx, st, x, log); err != nil {
 			hs.Close()
 			return err
@@ -125,11 +132,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 			return x.Extract(ctx, extract.Document{Title: title, Abstract: abstract})
 		},
 		WriteToken:           *token,
+		ReadOnly:             *readOnly,
 		CORSOrigins:          origins,
 		CORSHeaders:          corsHeaders,
 		PlaygroundAssets:     *assets,
 		DisableIntrospection: *noIntro,
-		Limits:               server.Limits{Timeout: *timeout, ResponseCacheSize: cmp.Or(*respCache, -1)},
+		Limits:               server.Limits{Timeout: *timeout, ExportTimeout: *exportTimeout, ResponseCacheSize: cmp.Or(*respCache, -1)},
 		Logger:               log,
 		AccessLog:            *accessLog,
 	})

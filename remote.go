@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -17,11 +18,13 @@ import (
 
 // Read-only commands on a database that `serve` holds (Badger lets one
 // process open it) ask the server instead, with --server URL: stats and
-// check through the GraphQL API, export of a subgraph through /export/.
+// check through the GraphQL API, export of a neighbourhood through
+// /export/ and of the whole graph through /graph.EXT.
 
 // serverHint is said when a read-only command finds the database locked.
 const serverHint = "is `papergraph serve` running on it? Ask it instead with --server URL " +
-	"(stats, check with the write token, and export of a paper's or entity's neighbourhood: --server http://127.0.0.1:8080), or stop it"
+	"(stats and neighbourhood exports; with the write token, check and whole-graph exports: --server http://127.0.0.1:8080), " +
+	"or stop it; a serve --read-only lets read-only commands open the database beside it"
 
 // remoteStats asks the server at base for the counts stats prints.
 func remoteStats(ctx context.Context, base string) (graph.Stats, error) {
@@ -93,17 +96,15 @@ func remoteQuery(ctx context.Context, base, token, query string, data any) error
 	return nil
 }
 
-// remoteExport writes to w the subgraph the server at base exports for
-// sel (rooted at a paper or an entity) in format f.
-func remoteExport(ctx context.Context, w io.Writer, base string, sel graph.Selection, f export.Format, opts export.DOTOptions) error {
-	root := sel.Paper
-	if root == "" {
-		root = sel.Entity
+// remoteExport writes to w what the server at base exports for sel in
+// format f: the neighbourhood of a paper or an entity through /export/,
+// or the whole graph through /graph.EXT, which needs the server's write
+// token.
+func remoteExport(ctx context.Context, w io.Writer, base, token string, sel graph.Selection, f export.Format, opts export.DOTOptions) error {
+	if sel.Search != "" {
+		return fmt.Errorf("%w: export --server exports a paper's or an entity's neighbourhood (--paper, --entity) or the whole graph, not a search", errUsage)
 	}
-	if root == "" {
-		return fmt.Errorf("%w: export --server needs --paper or --entity: the server exports neighbourhoods, not the whole graph or a search", errUsage)
-	}
-	q := url.Values{"hops": {strconv.Itoa(sel.Hops)}}
+	q := url.Values{}
 	var kinds []string
 	for _, k := range sel.Kinds {
 		kinds = append(kinds, k.String())
@@ -111,19 +112,27 @@ func remoteExport(ctx context.Context, w io.Writer, base string, sel graph.Selec
 	if len(kinds) > 0 {
 		q.Set("kinds", strings.Join(kinds, ","))
 	}
-	if sel.Limit > 0 {
-		q.Set("limit", strconv.Itoa(sel.Limit))
+	path := "/graph." + f.Ext()
+	if root := cmp.Or(sel.Paper, sel.Entity); root != "" {
+		path = "/export/" + url.PathEscape(root) + "." + f.Ext()
+		q.Set("hops", strconv.Itoa(sel.Hops))
+		if sel.Limit > 0 {
+			q.Set("limit", strconv.Itoa(sel.Limit))
+		}
+		if opts.Cluster {
+			q.Set("cluster", "1")
+		}
+		if opts.Legend {
+			q.Set("legend", "1")
+		}
+		token = "" // neighbourhoods are public
 	}
-	if opts.Cluster {
-		q.Set("cluster", "1")
-	}
-	if opts.Legend {
-		q.Set("legend", "1")
-	}
-	u := strings.TrimSuffix(base, "/") + "/export/" + url.PathEscape(root) + "." + f.Ext() + "?" + q.Encode()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(base, "/")+path+"?"+q.Encode(), nil)
 	if err != nil {
 		return fmt.Errorf("--server: %w", err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -134,6 +143,10 @@ func remoteExport(ctx context.Context, w io.Writer, base string, sel graph.Selec
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<10))
 		return fmt.Errorf("--server %s: %s: %s", base, resp.Status, strings.TrimSpace(string(msg)))
 	}
-	_, err = io.Copy(w, resp.Body)
-	return err
+	// A transfer the server cut off (an export failing midway) ends in
+	// an error here, so writeOutput keeps no partial file.
+	if _, err := io.Copy(w, resp.Body); err != nil {
+		return fmt.Errorf("--server %s: %s cut off: %w", base, path, err)
+	}
+	return nil
 }

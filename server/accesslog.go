@@ -14,14 +14,18 @@ func (s *Server) accessLog(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		aw := &accessWriter{ResponseWriter: w, status: http.StatusOK}
+		// Deferred, so that a response cut off by http.ErrAbortHandler
+		// (a whole-graph export failing midway) is logged too.
+		defer func() {
+			s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+				slog.String("method", r.Method),
+				slog.String("path", r.URL.Path),
+				slog.String("operation", aw.operation),
+				slog.Int("status", aw.status),
+				slog.Int64("bytes", aw.bytes),
+				slog.Float64("ms", float64(time.Since(start).Microseconds())/1000))
+		}()
 		h.ServeHTTP(aw, r)
-		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
-			slog.String("method", r.Method),
-			slog.String("path", r.URL.Path),
-			slog.String("operation", aw.operation),
-			slog.Int("status", aw.status),
-			slog.Int64("bytes", aw.bytes),
-			slog.Float64("ms", float64(time.Since(start).Microseconds())/1000))
 	})
 }
 

@@ -37,7 +37,7 @@ func (r *queryResolver) Check(ctx context.Context) ([]string, error) {
 const maxDeletePapers = 100
 
 func (r *mutationResolver) DeletePapers(ctx context.Context, ids []string) (int, error) {
-	if err := authorize(ctx, r.writeToken); err != nil {
+	if err := r.authorizeWrite(ctx); err != nil {
 		return 0, err
 	}
 	if len(ids) > maxDeletePapers {
@@ -47,14 +47,14 @@ func (r *mutationResolver) DeletePapers(ctx context.Context, ids []string) (int,
 }
 
 func (r *mutationResolver) MergeEntities(ctx context.Context, from string, into string) (graph.Entity, error) {
-	if err := authorize(ctx, r.writeToken); err != nil {
+	if err := r.authorizeWrite(ctx); err != nil {
 		return graph.Entity{}, err
 	}
 	return r.store.MergeEntities(ctx, from, into)
 }
 
 func (r *mutationResolver) AddAlias(ctx context.Context, entity string, alias string) (graph.Entity, error) {
-	if err := authorize(ctx, r.writeToken); err != nil {
+	if err := r.authorizeWrite(ctx); err != nil {
 		return graph.Entity{}, err
 	}
 	return r.store.AddAlias(ctx, entity, alias)

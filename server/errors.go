@@ -22,6 +22,8 @@ var (
 	errUnauthenticated = errors.New("unauthenticated: addPapers needs the server's write token as \"Authorization: Bearer <token>\"")
 	// errForbidden: a write to a server started without a write token.
 	errForbidden = errors.New("forbidden: this server does not accept writes (start it with --write-token)")
+	// errReadOnly: a write to a server over a store opened read-only.
+	errReadOnly = errors.New("forbidden: this server opened its database read-only (serve --read-only): stop it and serve without --read-only to write")
 	// errPanic: a resolver panicked; recoverPanic has logged it.
 	errPanic = errors.New("panic")
 )
@@ -40,6 +42,7 @@ var errorCodes = []struct {
 	{graph.ErrBadCursor, "BAD_USER_INPUT"},
 	{errUnauthenticated, "UNAUTHENTICATED"},
 	{errForbidden, "FORBIDDEN"},
+	{errReadOnly, "FORBIDDEN"},
 	{context.DeadlineExceeded, "TIMEOUT"},
 	// The client went away: nobody reads the answer, nothing to log.
 	{context.Canceled, "CANCELED"},
@@ -128,14 +131,22 @@ func bearerToken(authorization string) string {
 // The comparison of the two hashes takes the same time whatever the token,
 // so timing reveals nothing about want, not even its length.
 func authorize(ctx context.Context, want string) error {
+	var got string
+	if rq := requestFrom(ctx); rq != nil {
+		got = rq.bearer
+	}
+	return checkToken(got, want)
+}
+
+// checkToken is authorize for a bearer token got: nil when it is want.
+func checkToken(got, want string) error {
 	if want == "" {
 		return errForbidden
 	}
-	rq := requestFrom(ctx)
-	if rq == nil || rq.bearer == "" {
+	if got == "" {
 		return errUnauthenticated
 	}
-	g, w := sha256.Sum256([]byte(rq.bearer)), sha256.Sum256([]byte(want))
+	g, w := sha256.Sum256([]byte(got)), sha256.Sum256([]byte(want))
 	if subtle.ConstantTimeCompare(g[:], w[:]) != 1 {
 		return errUnauthenticated
 	}

@@ -18,6 +18,7 @@ type Resolver struct {
 	store      Store
 	extract    ExtractFunc
 	writeToken string
+	readOnly   bool
 }
 
 // Query returns the resolver of Query's fields.
@@ -25,6 +26,15 @@ func (r *Resolver) Query() QueryResolver { return (*queryResolver)(r) }
 
 // Mutation returns the resolver of Mutation's fields.
 func (r *Resolver) Mutation() MutationResolver { return (*mutationResolver)(r) }
+
+// authorizeWrite is authorize for the mutations, which a server over a
+// store opened read-only refuses whatever the token.
+func (r *mutationResolver) authorizeWrite(ctx context.Context) error {
+	if r.readOnly {
+		return errReadOnly
+	}
+	return authorize(ctx, r.writeToken)
+}
 
 // Paper returns the resolver of Paper's computed fields.
 func (r *Resolver) Paper() PaperResolver { return (*paperResolver)(r) }
@@ -208,7 +218,7 @@ func (r *queryResolver) Extract(ctx context.Context, text string, title *string)
 const maxAddPapers = 100
 
 func (r *mutationResolver) AddPapers(ctx context.Context, input []PaperInput) (AddPapersResult, error) {
-	if err := authorize(ctx, r.writeToken); err != nil {
+	if err := r.authorizeWrite(ctx); err != nil {
 		return AddPapersResult{}, err
 	}
 	if len(input) > maxAddPapers {

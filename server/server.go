@@ -32,6 +32,10 @@ type Options struct {
 	// WriteToken enables the addPapers mutation for requests carrying it as
 	// "Authorization: Bearer <token>"; empty disables writes.
 	WriteToken string
+	// ReadOnly says that Store was opened read-only: the mutations answer
+	// FORBIDDEN, token or not; the token still guards check and the
+	// whole-graph export.
+	ReadOnly bool
 	// CORSOrigins are the browser origins allowed to call the API
 	// ("https://app.example.org"); "*" allows any. Empty allows none, so
 	// only same-origin pages (the playground) can call it from a browser.
@@ -78,6 +82,9 @@ type Limits struct {
 	MaxResponseBytes int
 	// Timeout bounds the time spent on one request; default 10 s.
 	Timeout time.Duration
+	// ExportTimeout bounds a whole-graph export (/graph.*, see
+	// graphExport) in place of Timeout; default 10 min.
+	ExportTimeout time.Duration
 	// QueryCacheSize is the number of parsed queries and of persisted
 	// queries kept; default 1000.
 	QueryCacheSize int
@@ -116,6 +123,9 @@ func (l Limits) withDefaults() Limits {
 	if l.Timeout <= 0 {
 		l.Timeout = 10 * time.Second
 	}
+	if l.ExportTimeout <= 0 {
+		l.ExportTimeout = 10 * time.Minute
+	}
 	if l.QueryCacheSize <= 0 {
 		l.QueryCacheSize = 1000
 	}
@@ -147,6 +157,7 @@ const maxErrors = 100
 //	/readyz        200 "ready": the store is open and seeded (see Gate)
 //	/metrics       Prometheus metrics
 //	/export/       files of subgraphs (see NewExportHandler)
+//	/graph.graphml the whole graph, with the write token (see graphExport)
 //
 // A Server is safe for concurrent use by multiple goroutines.
 type Server struct {
@@ -159,7 +170,9 @@ type Server struct {
 	// examples is the playground's example query of the store's current
 	// generation.
 	examples exampleCache
-	handler  http.Handler
+	// graphSlot holds the one whole-graph export that may run.
+	graphSlot chan struct{}
+	handler   http.Handler
 }
 
 // New returns the server for cfg.
@@ -170,7 +183,7 @@ func New(cfg Options) (*Server, error) {
 	if cfg.Extract == nil {
 		return nil, errors.New("server: Options.Extract is nil")
 	}
-	s := &Server{cfg: cfg, limits: cfg.Limits.withDefaults(), log: cfg.Logger}
+	s := &Server{cfg: cfg, limits: cfg.Limits.withDefaults(), log: cfg.Logger, graphSlot: make(chan struct{}, 1)}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -199,6 +212,9 @@ func New(cfg Options) (*Server, error) {
 	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	mux.Handle("/export/", s.cors(s.exportLimits(NewExportHandler(cfg.Store))))
+	for _, f := range graphFormats {
+		mux.Handle("GET /graph."+f.Ext(), s.graphExport(f))
+	}
 	s.handler = mux
 	if cfg.AccessLog {
 		s.handler = s.accessLog(mux)
@@ -215,7 +231,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // in the order they run on an operation.
 func (s *Server) graphQL(m *metrics) http.Handler {
 	es := NewExecutableSchema(Config{
-		Resolvers:  &Resolver{store: s.cfg.Store, extract: s.cfg.Extract, writeToken: s.cfg.WriteToken},
+		Resolvers:  &Resolver{store: s.cfg.Store, extract: s.cfg.Extract, writeToken: s.cfg.WriteToken, readOnly: s.cfg.ReadOnly},
 		Complexity: complexity(),
 	})
 	h := handler.New(es)

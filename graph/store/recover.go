@@ -48,7 +48,9 @@ func recoverCrashed(bo badger.Options, log *slog.Logger) error {
 	db, err := badger.Open(bo.WithReadOnly(false))
 	if err != nil {
 		if strings.Contains(err.Error(), "Cannot acquire directory lock") {
-			return fmt.Errorf("recover after a crash: %w: another papergraph process has it open", graph.ErrLocked)
+			// A running writer's logs look like a crashed one's: the
+			// database is in use, not crashed.
+			return fmt.Errorf("%w: another papergraph process has it open", graph.ErrLocked)
 		}
 		return fmt.Errorf("recover after a crash (it needs write access once): %w", err)
 	}
