@@ -122,7 +122,11 @@ func extractFile(ctx context.Context, x *extract.Extractor, name string, opts ex
 		if err != nil {
 			return r.Skipped(), err
 		}
-		if err := emit(x.Extract(d)); err != nil {
+		p, err := x.Extract(ctx, d)
+		if err != nil {
+			return r.Skipped(), err
+		}
+		if err := emit(p); err != nil {
 			return r.Skipped(), err
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/papergraph/papergraph/extract"
 )
 
 // endlessFIFO returns a named pipe fed with head and then blank lines
@@ -55,27 +57,53 @@ func endlessFIFO(t *testing.T, head string) string {
 	return name
 }
 
+// endless is endlessFIFO after one short record.
+func endless(t *testing.T) string {
+	return endlessFIFO(t, "Header\n\nAn abstract about image classification on ImageNet.\n")
+}
+
+// longAbstract returns a seed-format file holding one abstract of nearly
+// extract.MaxRecord bytes, one name written over and over, which the
+// extractor would work through for most of a minute.
+func longAbstract(t *testing.T) string {
+	t.Helper()
+	name := filepath.Join(t.TempDir(), "long.txt")
+	text := "Header\n\n" + strings.Repeat("We use BERT. ", (extract.MaxRecord-100)/13) + "\n"
+	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
 // TestInterruptEndlessInput interrupts extract and ingest while they read
-// blank lines without end, and checks that they stop within a second (a
-// generous bound: the reader stops within 64 KiB) and that the database
-// ingest leaves opens for every command.
+// blank lines without end, and while they extract one long abstract, and
+// checks that they stop within a second (a generous bound: the reader
+// stops within 64 KiB, the extractor within a step) and that the
+// database ingest leaves opens for every command.
 func TestInterruptEndlessInput(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "db")
 	tests := []struct {
-		name string
-		args func(input string) []string
+		name  string
+		input func(t *testing.T) string
+		args  func(input string) []string
+		// wait is how long the command runs before the interrupt: for
+		// the long abstract, long enough to have read it on a loaded
+		// machine, so that the interrupt comes while it is extracted.
+		wait time.Duration
 	}{
-		{"extract", func(in string) []string { return []string{"extract", in} }},
-		{"ingest", func(in string) []string { return []string{"ingest", "--db", db, in} }},
+		{"extract", endless, func(in string) []string { return []string{"extract", in} }, 500 * time.Millisecond},
+		{"ingest", endless, func(in string) []string { return []string{"ingest", "--db", db, in} }, 500 * time.Millisecond},
+		{"extract of a long abstract", longAbstract, func(in string) []string { return []string{"extract", in} }, 2 * time.Second},
+		{"ingest of a long abstract", longAbstract, func(in string) []string { return []string{"ingest", "--db", db, in} }, 2 * time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in := endlessFIFO(t, "Header\n\nAn abstract about image classification on ImageNet.\n")
+			in := tt.input(t)
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
 			var stdout, stderr bytes.Buffer
 			go func() { done <- run(ctx, tt.args(in), strings.NewReader(""), &stdout, &stderr) }()
-			time.Sleep(500 * time.Millisecond)
+			time.Sleep(tt.wait)
 			cancel()
 			interrupted := time.Now()
 			select {
@@ -85,7 +113,7 @@ func TestInterruptEndlessInput(t *testing.T) {
 					t.Errorf("error %v; want one wrapping context.Canceled", err)
 				}
 			case <-time.After(5 * time.Second):
-				t.Fatalf("%s still reading 5 s after the interrupt", tt.name)
+				t.Fatalf("%s still working 5 s after the interrupt", tt.name)
 			}
 			if d := time.Since(interrupted); d > 2*time.Second {
 				t.Errorf("returned %v after the interrupt; want within 1 s", d)

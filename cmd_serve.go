@@ -129,7 +129,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	srv, err := server.New(server.Options{
 		Store: st,
 		Extract: func(ctx context.Context, title, abstract string) (graph.Paper, error) {
-			return x.Extract(extract.Document{Title: title, Abstract: abstract}), nil
+			return x.Extract(ctx, extract.Document{Title: title, Abstract: abstract})
 		},
 		WriteToken:           *token,
 		ReadOnly:             *readOnly,

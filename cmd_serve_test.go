@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -385,6 +386,50 @@ func TestServeOptions(t *testing.T) {
 	if got := resp.Header.Get("Access-Control-Allow-Origin"); got != "https://app.example" {
 		t.Errorf("--cors-origin: preflight Allow-Origin = %q; want https://app.example", got)
 	}
+}
+
+// TestServeExtractEndsAtDeadline posts to serve, with a 1 s timeout, one
+// extract of a text as long as a request body may be, which the
+// extractor would work through for most of a minute (one name written
+// over and over), and an addPapers of it: the client gets TIMEOUT, and
+// serve's work ends within a second of the answer.
+func TestServeExtractEndsAtDeadline(t *testing.T) {
+	s := startServe(t, "--db", t.TempDir(), "--seeds-if-empty=false", "--timeout", "1s", "--write-token", "tok")
+	text := strings.Repeat("We use BERT. ", (1<<20-200)/13)
+	for _, q := range []string{
+		`query($t: String!) { extract(text: $t) { id } }`,
+		`mutation($t: String!) { addPapers(input: [{abstract: $t}]) { added } }`,
+	} {
+		start := time.Now()
+		r := s.post(t, q, map[string]any{"t": text}, "Authorization: Bearer tok")
+		took := time.Since(start)
+		answered := serveCPU(t)
+		time.Sleep(time.Second)
+		settled := serveCPU(t)
+		time.Sleep(500 * time.Millisecond)
+		after := serveCPU(t) - settled
+		t.Logf("%.30s...: answered in %v, CPU %v in the second after, %v in the half second after that",
+			q, took.Round(time.Millisecond), settled-answered, after)
+		if len(r.Errors) != 1 || r.Errors[0].Extensions.Code != "TIMEOUT" {
+			t.Errorf("%.30s...: errors %+v; want one TIMEOUT", q, r.Errors)
+		}
+		// serve idles at a few milliseconds; the extraction, had it
+		// gone on, would take what CPU the machine gives it.
+		if after > 100*time.Millisecond {
+			t.Errorf("%.30s...: %v of CPU in the half second from 1 s after the answer; want the request's work over", q, after)
+		}
+	}
+}
+
+// serveCPU returns the CPU time (user and system) of the test process, in
+// which serve runs.
+func serveCPU(tb testing.TB) time.Duration {
+	tb.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Skipf("no getrusage to measure CPU time: %v", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func TestServeFlags(t *testing.T) {

@@ -42,10 +42,12 @@ func (b *bench) extractSample(ctx context.Context) error {
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1)) - 1
-				if i >= len(docs) || ctx.Err() != nil {
+				if i >= len(docs) {
 					return
 				}
-				b.x.Extract(docs[i])
+				if _, err := b.x.Extract(ctx, docs[i]); err != nil {
+					return // ctx ended, which the caller reports
+				}
 				p.add(1)
 			}
 		})
@@ -63,7 +65,9 @@ func (b *bench) extractSample(ctx context.Context) error {
 	one := docs[:min(len(docs), sampleOneCore)]
 	start = time.Now()
 	for _, d := range one {
-		b.x.Extract(d)
+		if _, err := b.x.Extract(ctx, d); err != nil {
+			return err
+		}
 	}
 	secs = time.Since(start).Seconds()
 	b.res.ExtractSingleMBs = roundTo(float64(size(one))/1e6/secs, 3)

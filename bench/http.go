@@ -47,8 +47,8 @@ func (b *bench) loadHTTP(ctx context.Context, st server.Store) error {
 	}
 	h, err := server.New(server.Options{
 		Store: st,
-		Extract: func(_ context.Context, title, abstract string) (graph.Paper, error) {
-			return b.x.Extract(extract.Document{Title: title, Abstract: abstract}), nil
+		Extract: func(ctx context.Context, title, abstract string) (graph.Paper, error) {
+			return b.x.Extract(ctx, extract.Document{Title: title, Abstract: abstract})
 		},
 		Limits: server.Limits{ResponseCacheSize: cacheSize},
 		Logger: b.log,

@@ -88,7 +88,10 @@ func TestGeneratorPapers(t *testing.T) {
 		if strings.ContainsAny(d.Abstract, `$\*`) {
 			markup++
 		}
-		p := x.Extract(d)
+		p, err := x.Extract(t.Context(), d)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if ids[p.ID] {
 			t.Fatalf("document %d: paper id %s repeats", i+1, p.ID)
 		}
@@ -139,7 +142,10 @@ func TestFileRepeats(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := x.Extract(d)
+		p, err := x.Extract(t.Context(), d)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if ids[p.ID] {
 			t.Fatalf("document %d (%q): paper id %s repeats", i+1, d.Abstract, p.ID)
 		}

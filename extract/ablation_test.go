@@ -114,7 +114,7 @@ func BenchmarkExtractStages(b *testing.B) {
 				b.SetBytes(size)
 				for b.Loop() {
 					for _, d := range docs {
-						x.Extract(d)
+						x.Extract(b.Context(), d)
 					}
 				}
 			})

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"unicode"
@@ -23,13 +24,19 @@ type acronym struct {
 
 // resolveAcronyms finds the "Long Form (ACR)" definitions, links each
 // later use of an acronym whose long form is in the vocabulary, and
-// returns the definitions by short form.
-func (w *work) resolveAcronyms() map[string]*acronym {
+// returns the definitions by short form. It stops early, with the
+// definitions so far, once ctx is done.
+func (w *work) resolveAcronyms(ctx context.Context) map[string]*acronym {
 	defs := map[string]*acronym{}
 	for i := range w.words {
 		wd := &w.words[i]
 		if !wd.open || !(wd.close || wd.comma) || i == 0 || !shortForm(wd.text) {
 			continue
+		}
+		// Each definition scans the text after it and what was linked
+		// before it.
+		if ctx.Err() != nil {
+			return defs
 		}
 		a := &acronym{word: i, long: w.longForm(i)}
 		if a.long >= 0 {

@@ -26,7 +26,7 @@ func runClass(t *testing.T, cases []classCase) {
 	x := newExtractor(t)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			p := x.Extract(Document{Title: tc.title, Abstract: tc.text})
+			p := extractDoc(t, x, Document{Title: tc.title, Abstract: tc.text})
 			got := p.Names(tc.kind)
 			for _, w := range tc.want {
 				if !slices.Contains(got, w) {
@@ -255,7 +255,7 @@ func TestClassNegation(t *testing.T) {
 // Class 6: labels keep no raw LaTeX.
 func TestClassLabels(t *testing.T) {
 	x := newExtractor(t)
-	p := x.Extract(Document{Title: "Peng's Q($\\lambda$) for Off-Policy Learning", Abstract: "We study Q(λ)."})
+	p := extractDoc(t, x, Document{Title: "Peng's Q($\\lambda$) for Off-Policy Learning", Abstract: "We study Q(λ)."})
 	if p.Label != "Peng's Q(λ) for Off-Policy Learning" {
 		t.Errorf("Label = %q; want the title cleaned of markup", p.Label)
 	}

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"context"
 	"slices"
 	"strings"
 
@@ -34,8 +35,8 @@ var doneToModels = setOf("quantization pruning compression distillation unlearni
 // works on: a role, a one-word task ("quantization", "reasoning") or a
 // task phrase whose head is one ("ternary quantization") becomes the
 // vocabulary's task for that family ("LLM quantization", "LLM
-// reasoning") where there is one.
-func (w *work) compose() {
+// reasoning") where there is one. It stops early once ctx is done.
+func (w *work) compose(ctx context.Context) {
 	var prefixes []string
 	for _, fam := range families {
 		if _, ok := w.found[graph.EntityID(graph.Technique, fam.technique)]; ok {
@@ -51,6 +52,10 @@ func (w *work) compose() {
 		general := f.entry < 0 || v.entries[f.entry].role
 		if f.kind != graph.Task || !general {
 			continue
+		}
+		// unlink scans every entity found.
+		if ctx.Err() != nil {
+			return
 		}
 		names := []string{f.name}
 		if i := strings.LastIndexByte(f.name, ' '); f.entry < 0 && i > 0 && doneToModels[f.name[i+1:]] {

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"context"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -27,7 +28,9 @@ var notAfterOn = map[string]bool{
 // not list, from their context: "X, a large-scale dataset", "the X
 // benchmark", "dataset X", "GIQA-160K", "on X and Y" after results, and
 // the other names of a list that holds one dataset.
-func (w *work) datasets(defs map[string]*acronym, name string) {
+//
+// It stops early once ctx is done.
+func (w *work) datasets(ctx context.Context, defs map[string]*acronym, name string) {
 	is := make([]bool, len(w.words))
 	for i := range w.words {
 		wd := &w.words[i]
@@ -51,7 +54,12 @@ func (w *work) datasets(defs map[string]*acronym, name string) {
 		}
 	}
 	// A list with one dataset in it is a list of datasets.
+	// A pass spreads a list one name leftwards: a list of n names takes n
+	// passes over the text.
 	for changed := true; changed; {
+		if ctx.Err() != nil {
+			return
+		}
 		changed = false
 		for i := range w.words {
 			if !is[i] {
@@ -86,6 +94,9 @@ func (w *work) datasets(defs map[string]*acronym, name string) {
 		if !ok {
 			continue
 		}
+		if ctx.Err() != nil {
+			return
+		}
 		wd := w.words[i]
 		end := wd.end
 		if i+1 < len(w.words) && !wd.comma && !wd.stop && (w.words[i+1].text == "Bench" || w.words[i+1].text == "Benchmark") {
@@ -118,8 +129,9 @@ func (w *work) afterDatasetHead(i int) bool {
 // checkpoints links the named model checkpoints an abstract uses
 // ("Llama3-70B", "Qwen2.5-7B-Instruct") as techniques: GUIDELINES.md
 // counts named prior systems used as building blocks as techniques, and
-// a parameter count or tuning suffix marks a model, not a dataset.
-func (w *work) checkpoints(name string) {
+// a parameter count or tuning suffix marks a model, not a dataset. It
+// stops early once ctx is done.
+func (w *work) checkpoints(ctx context.Context, name string) {
 	for i := range w.words {
 		wd := &w.words[i]
 		// "AgentFold-30B-A3B" of the paper AgentFold is its own model.
@@ -128,6 +140,9 @@ func (w *work) checkpoints(name string) {
 		}
 		if hasOddChar(wd.text) {
 			continue
+		}
+		if ctx.Err() != nil {
+			return
 		}
 		w.add(graph.Technique, wd.text, -1, wd.start, wd.end)
 	}

@@ -23,6 +23,6 @@
 //		if err == io.EOF {
 //			break
 //		}
-//		paper := x.Extract(doc) // a graph.Paper with Entities and Mentions
+//		paper, err := x.Extract(ctx, doc) // a graph.Paper with Entities and Mentions; err only when ctx ends
 //	}
 package extract

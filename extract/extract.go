@@ -1,8 +1,10 @@
 package extract
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -159,7 +161,14 @@ type work struct {
 
 // Extract returns the paper described by d with its id, name, label,
 // entities, their taxonomy ancestors and the evidence for each link.
-func (x *Extractor) Extract(d Document) graph.Paper {
+//
+// Extract stops when ctx is done and returns ctx's error, wrapped: the
+// stages that can run long on a long text check ctx before each step
+// that links or scans (a match, a word, a phrase, an entity), so it
+// stops within one step, and the cost of a step is at most linear in
+// the text. The rest (cleaning, tokenizing, the final copy) is linear in
+// the text and runs to its end.
+func (x *Extractor) Extract(ctx context.Context, d Document) (graph.Paper, error) {
 	s := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(s)
 	var t Text
@@ -192,34 +201,44 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	}
 	w.focus.title = w.problemEnd(0, w.bodyWord)
 	w.focus.opening = w.problemEnd(w.bodyWord, len(w.words))
-	ids := s.ids
-	w.matchVocab(x.v.entities, ids)
-	w.ellipses(x.v.entities, ids)
-	w.matchVocab(x.v.modalities, ids)
-	s.matches = w.matches
-	acronyms := w.resolveAcronyms()
-	name := w.name(acronyms)
-	w.datasets(acronyms, name)
-	w.checkpoints(name)
-	if x.off&stageSystems == 0 {
-		w.systems(acronyms, name)
+	if err := ctx.Err(); err != nil {
+		return graph.Paper{}, stopped(d, err)
 	}
-	w.verbTechniques()
+	// Each stage below returns early, with part of its work, once ctx is
+	// done; the check after them discards what they found.
+	ids := s.ids
+	w.matchVocab(ctx, x.v.entities, ids)
+	w.ellipses(ctx, x.v.entities, ids)
+	w.matchVocab(ctx, x.v.modalities, ids)
+	s.matches = w.matches
+	acronyms := w.resolveAcronyms(ctx)
+	name := w.name(acronyms)
+	w.datasets(ctx, acronyms, name)
+	w.checkpoints(ctx, name)
+	if x.off&stageSystems == 0 {
+		w.systems(ctx, acronyms, name)
+	}
+	w.verbTechniques(ctx)
 	if name != "" {
 		w.dropOwnName(name)
 	}
-	w.roles()
+	w.roles(ctx)
 	if x.off&stageTaskPhrases == 0 {
-		w.taskPhrases(name)
+		w.taskPhrases(ctx, name)
 	}
 	if x.off&stageTitleMethods == 0 {
 		w.titleMethods(name)
 	}
 	if x.off&stageCompose == 0 {
-		w.compose()
+		w.compose(ctx)
 	}
 	if x.off&stageEnsureTask == 0 {
 		w.ensureTask()
+	}
+	if err := ctx.Err(); err != nil {
+		// Keep the arrays for the next abstract, as below.
+		s.order, s.founds, s.mentions = w.order, w.founds, w.mentions
+		return graph.Paper{}, stopped(d, err)
 	}
 
 	p := graph.Paper{
@@ -240,7 +259,16 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	// Keep the arrays, possibly grown, for the next abstract: p holds
 	// copies of everything in them.
 	s.order, s.founds, s.mentions = w.order, w.founds, w.mentions
-	return p
+	return p, nil
+}
+
+// stopped is Extract's error when ctx ended with err before d was done:
+// it names the document where the reader gave its place.
+func stopped(d Document, err error) error {
+	if d.Source != "" {
+		return fmt.Errorf("extract %s:%d: %w", d.Source, d.Line, err)
+	}
+	return fmt.Errorf("extract: %w", err)
 }
 
 // scratch holds the per-abstract buffers, reused across calls through
@@ -311,8 +339,8 @@ func (w *work) addMention(kind graph.Kind, name string, entry int, m graph.Menti
 }
 
 // matchVocab links the vocabulary matches of t in the title and in the
-// abstract; no match spans the two.
-func (w *work) matchVocab(t *trie, ids []uint32) {
+// abstract; no match spans the two. It stops early once ctx is done.
+func (w *work) matchVocab(ctx context.Context, t *trie, ids []uint32) {
 	w.matches = t.match(w.matches[:0], w.toks[:w.bodyTok], ids[:w.bodyTok])
 	n := len(w.matches)
 	w.matches = t.match(w.matches, w.toks[w.bodyTok:], ids[w.bodyTok:])
@@ -321,6 +349,11 @@ func (w *work) matchVocab(t *trie, ids []uint32) {
 		w.matches[i].last += w.bodyTok
 	}
 	for k, m := range w.matches {
+		// shortFor and add each scan what came before: a text of one
+		// name written 100,000 times takes a minute.
+		if ctx.Err() != nil {
+			return
+		}
 		start, end := w.toks[m.first].start, w.toks[m.last].end
 		if t == w.x.v.entities && (w.partOfName(start, end) || w.idiom(m) || w.shortFor(w.matches[:k], m)) {
 			continue
@@ -390,14 +423,17 @@ func (w *work) idiom(m match) bool {
 // head with the second: "large language and vision-language models"
 // names large language models too, whose "models" the text leaves out.
 // Only the words just before the "and" are tried, up to three, with the
-// head of the match after it.
-func (w *work) ellipses(t *trie, ids []uint32) {
+// head of the match after it. It stops early once ctx is done.
+func (w *work) ellipses(ctx context.Context, t *trie, ids []uint32) {
 	var toks []token
 	var tids []uint32
 	for _, m := range w.matches {
 		and := m.first - 1
 		if and < 1 || m.last == m.first || w.toks[and].text != "and" && w.toks[and].text != "or" {
 			continue
+		}
+		if ctx.Err() != nil {
+			return
 		}
 		for k := min(3, and); k >= 1; k-- {
 			first := and - k
@@ -603,11 +639,15 @@ func (w *work) unlink(f *found) {
 // roles unlinks the tasks that are roles of techniques the paper only
 // uses: "Parameter-Efficient Fine-Tuning (PEFT) methods have become
 // crucial ..." makes PEFT the paper's task; "we fine-tune with LoRA" in
-// its fifth sentence does not (see about).
-func (w *work) roles() {
+// its fifth sentence does not (see about). It stops early once ctx is
+// done.
+func (w *work) roles(ctx context.Context) {
 	for _, f := range slices.Clone(w.order) {
 		if f.entry < 0 || !w.x.v.entries[f.entry].role {
 			continue
+		}
+		if ctx.Err() != nil {
+			return
 		}
 		if w.x.off&stageRoles != 0 || !slices.ContainsFunc(f.mentions, func(m graph.Mention) bool { return w.about(m.Start) }) {
 			w.unlink(f)

@@ -1,13 +1,18 @@
 package extract
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/papergraph/papergraph/graph"
 )
@@ -95,7 +100,7 @@ func TestExtract(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := x.Extract(Document{Source: "t.txt", Index: 1, Abstract: tt.abstract})
+			p := extractDoc(t, x, Document{Source: "t.txt", Index: 1, Abstract: tt.abstract})
 			if p.Name != tt.wantName {
 				t.Errorf("Name = %q; want %q", p.Name, tt.wantName)
 			}
@@ -161,11 +166,11 @@ func TestIDIgnoresMarkupCaseAndSpace(t *testing.T) {
 
 func TestLabel(t *testing.T) {
 	x := newExtractor(t)
-	p := x.Extract(Document{Abstract: "We propose an efficient method, named Dolphin, for audio-visual speech separation."})
+	p := extractDoc(t, x, Document{Abstract: "We propose an efficient method, named Dolphin, for audio-visual speech separation."})
 	if p.Label != "Dolphin: audio-visual speech separation" {
 		t.Errorf("Label = %q", p.Label)
 	}
-	p = x.Extract(Document{Title: "A Title", Abstract: "We propose Dolphin."})
+	p = extractDoc(t, x, Document{Title: "A Title", Abstract: "We propose Dolphin."})
 	if p.Label != "A Title" {
 		t.Errorf("Label with title = %q; want the title", p.Label)
 	}
@@ -179,7 +184,7 @@ func TestVocabularyFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := x.Extract(Document{Abstract: "Results on the zorp benchmark are strong."})
+	p := extractDoc(t, x, Document{Abstract: "Results on the zorp benchmark are strong."})
 	if got := p.Names(graph.Dataset); !slices.Contains(got, "ZorpBench") {
 		t.Errorf("datasets = %q; want ZorpBench from the user vocabulary", got)
 	}
@@ -256,7 +261,7 @@ func FuzzExtractTitled(f *testing.F) {
 	}
 	x := newExtractor(f)
 	f.Fuzz(func(t *testing.T, title, abstract string) {
-		p := x.Extract(Document{Title: title, Abstract: abstract})
+		p := extractDoc(t, x, Document{Title: title, Abstract: abstract})
 		checkMentions(t, p)
 		if id := ID(abstract); p.ID != id {
 			t.Fatalf("Extract's id %s with title %q differs from the abstract's %s", p.ID, title, id)
@@ -274,12 +279,12 @@ func FuzzExtract(f *testing.F) {
 	}
 	x := newExtractor(f)
 	f.Fuzz(func(t *testing.T, s string) {
-		p := x.Extract(Document{Abstract: s})
+		p := extractDoc(t, x, Document{Abstract: s})
 		checkMentions(t, p)
 		if id := ID(s); p.ID != id {
 			t.Fatalf("Extract's id %s differs from ID's %s", p.ID, id)
 		}
-		q := x.Extract(Document{Abstract: s})
+		q := extractDoc(t, x, Document{Abstract: s})
 		if p.ID != q.ID || p.Name != q.Name || len(p.Entities) != len(q.Entities) {
 			t.Fatalf("extraction not deterministic")
 		}
@@ -306,9 +311,20 @@ func BenchmarkExtract(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		for _, d := range docs {
-			x.Extract(d)
+			x.Extract(b.Context(), d)
 		}
 	}
+}
+
+// extractDoc returns what x extracts from d, with a context that ends
+// with the test.
+func extractDoc(tb testing.TB, x *Extractor, d Document) graph.Paper {
+	tb.Helper()
+	p, err := x.Extract(tb.Context(), d)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
 }
 
 // seedDocuments returns the seed abstracts.
@@ -356,12 +372,122 @@ func TestExactVocabularyEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := x.Extract(Document{Abstract: "We forecast on Sunshine and ETTh1."})
+	p := extractDoc(t, x, Document{Abstract: "We forecast on Sunshine and ETTh1."})
 	if got := p.Names(graph.Dataset); !slices.Contains(got, "Sunshine") {
 		t.Errorf("datasets = %q; want Sunshine", got)
 	}
-	p = x.Extract(Document{Abstract: "Models trained in sunshine conditions."})
+	p = extractDoc(t, x, Document{Abstract: "Models trained in sunshine conditions."})
 	if got := p.Names(graph.Dataset); slices.Contains(got, "Sunshine") {
 		t.Errorf("datasets = %q; want no Sunshine for the lower-case word", got)
 	}
+}
+
+// countdown is a context that ends (Err returns context.Canceled) after
+// its first n calls to Err: the extractor's checks of ctx, counted.
+type countdown struct {
+	context.Context
+	n, calls int
+}
+
+func (c *countdown) Err() error {
+	c.calls++
+	if c.calls > c.n {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestExtractStopsAtEveryCheck ends the context at each of the
+// extractor's checks of it in turn: each time, Extract returns the
+// context's error naming the document, and the extraction that follows
+// (from the same reused buffers) is unchanged.
+func TestExtractStopsAtEveryCheck(t *testing.T) {
+	x := newExtractor(t)
+	docs := seedDocuments(t)[:8]
+	docs = append(docs, Document{Title: "HUMOF: Human Motion Forecasting in Interactive Social Scenes",
+		Abstract: "Vision-Language Models (VLMs) are strong. We propose FooNet for VLMs on ImageNet, CIFAR-10 and XBench, and finetune Llama3-70B."})
+	for i, d := range docs {
+		d.Source, d.Line = "t.txt", i+1
+		want := extractDoc(t, x, d)
+		all := &countdown{Context: t.Context(), n: 1 << 30}
+		if _, err := x.Extract(all, d); err != nil {
+			t.Fatal(err)
+		}
+		if all.calls < 10 {
+			t.Errorf("document %d: %d checks of ctx; want one per stage at least", d.Line, all.calls)
+		}
+		for n := range all.calls {
+			_, err := x.Extract(&countdown{Context: t.Context(), n: n}, d)
+			if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), fmt.Sprintf("t.txt:%d:", d.Line)) {
+				t.Fatalf("document %d, ctx ending at check %d: error %v; want context.Canceled naming t.txt:%d", d.Line, n+1, err, d.Line)
+			}
+			if got := extractDoc(t, x, d); !reflect.DeepEqual(got, want) {
+				t.Fatalf("document %d: extraction after one stopped at check %d differs:\n%+v\nwant\n%+v", d.Line, n+1, got, want)
+			}
+		}
+	}
+}
+
+// longTexts are texts of MaxRecord bytes, the longest record a Reader
+// gives, on which extraction without its checks of ctx takes seconds to
+// a minute: one name written over and over (each mention is compared
+// with the ones before), a list of new dataset names, defined acronyms,
+// task phrases.
+func longTexts() map[string]string {
+	fill := func(f func(i int) string) string {
+		var b strings.Builder
+		for i := 0; b.Len() < MaxRecord-100; i++ {
+			b.WriteString(f(i))
+		}
+		return b.String()
+	}
+	return map[string]string{
+		"one name": fill(func(int) string { return "We use BERT. " }),
+		"datasets": fill(func(i int) string { return fmt.Sprintf("We evaluate on Bench%dX and MMLU-%d. ", i, i) }),
+		"acronyms": fill(func(int) string {
+			return "Vision Transformer (ViT) and large language models (LLMs) for image classification. "
+		}),
+		"task phrase": fill(func(i int) string { return fmt.Sprintf("We study w%d object detection. ", i) }),
+	}
+}
+
+// TestExtractStopsOnLongText gives each of longTexts a context that ends
+// after 100 ms and measures the work Extract does after it: the CPU time
+// of the test process from the deadline to Extract's return. That is a
+// step of the extractor and what is left of the cleaning and tokenizing
+// that come before its first check, tens of milliseconds at this size.
+// Wall time, which a loaded machine stretches, is only reported.
+func TestExtractStopsOnLongText(t *testing.T) {
+	x := newExtractor(t)
+	for name, text := range longTexts() {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+			defer cancel()
+			atDeadline := make(chan time.Duration, 1)
+			go func() {
+				<-ctx.Done()
+				atDeadline <- processCPU(t)
+			}()
+			_, err := x.Extract(ctx, Document{Abstract: text})
+			cpu := processCPU(t) - <-atDeadline
+			deadline, _ := ctx.Deadline()
+			t.Logf("%d bytes: returned %v after the deadline, with %v of CPU", len(text), time.Since(deadline).Round(time.Millisecond), cpu)
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("error %v; want context.DeadlineExceeded", err)
+			}
+			if cpu > time.Second {
+				t.Errorf("%v of CPU after the deadline; want under 1 s", cpu)
+			}
+		})
+	}
+}
+
+// processCPU returns the CPU time (user and system) of the test process.
+func processCPU(tb testing.TB) time.Duration {
+	tb.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Skipf("no getrusage to measure CPU time: %v", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"context"
 	"slices"
 	"strings"
 
@@ -200,8 +201,9 @@ func (w *work) statedProblem() (phrase, bool) {
 }
 
 // taskPhrases links the task phrases the paper is about, but for its own
-// name.
-func (w *work) taskPhrases(name string) {
+// name. It stops early once ctx is done: the phrases are compared in
+// pairs.
+func (w *work) taskPhrases(ctx context.Context, name string) {
 	var found []phrase
 	for i := range w.words {
 		if p, ok := w.phraseAt(i); ok {
@@ -224,6 +226,9 @@ func (w *work) taskPhrases(name string) {
 	// is more often the problem than the background.
 	focus := make([]bool, len(found))
 	for i, p := range found {
+		if ctx.Err() != nil {
+			return
+		}
 		a, _ := w.text.Span(p.start, p.end)
 		focus[i] = w.about(a) && (w.body > 0 || p.start < w.subjectEnd())
 		// An agent noun written twice mid-abstract is a component ("a
@@ -232,8 +237,13 @@ func (w *work) taskPhrases(name string) {
 			focus[i] = focus[i] || !p.agent && q.name == p.name && q.start != p.start
 		}
 	}
-	shortestForms(found)
+	if !shortestForms(ctx, found) {
+		return
+	}
 	for i, p := range found {
+		if ctx.Err() != nil {
+			return
+		}
 		if genericTasks[strings.ReplaceAll(p.name, " ", "-")] ||
 			w.coveredByEntity(p.start, p.end, p.agent) || w.namePart(p, name) {
 			continue
@@ -334,15 +344,20 @@ func (w *work) subjectEnd() int {
 // shortestForms names each phrase by the shortest form of it that the
 // text also writes alone: with "ASR error correction" in the text,
 // "generative ASR error correction" is ASR error correction, generative
-// being how it is done.
-func shortestForms(found []phrase) {
+// being how it is done. It reports false, leaving some phrases as they
+// were, when it stopped because ctx was done.
+func shortestForms(ctx context.Context, found []phrase) bool {
 	for i := range found {
+		if ctx.Err() != nil {
+			return false
+		}
 		for _, q := range found {
 			if len(q.name) < len(found[i].name) && strings.HasSuffix(found[i].name, " "+q.name) {
 				found[i].name = q.name
 			}
 		}
 	}
+	return true
 }
 
 // linkPhrase links the task p names: the vocabulary's, when p is another

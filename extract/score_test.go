@@ -158,7 +158,7 @@ func extractFileForTest(tb testing.TB, x *Extractor, path string) map[int]graph.
 		if err != nil {
 			tb.Fatal(err)
 		}
-		out[d.Index] = x.Extract(d)
+		out[d.Index] = extractDoc(tb, x, d)
 	}
 }
 

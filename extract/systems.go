@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"context"
 	"strings"
 	"unicode"
 
@@ -13,11 +14,18 @@ import (
 // model, OmniGen2,"), or in a list beside a named technique the
 // vocabulary knows ("quantization techniques such as BitsAndBytes, AWQ,
 // and GPTQ"). GUIDELINES.md counts named prior systems used as baselines
-// or building blocks as techniques.
-func (w *work) systems(defs map[string]*acronym, name string) {
+// or building blocks as techniques. It stops early once ctx is done.
+func (w *work) systems(ctx context.Context, defs map[string]*acronym, name string) {
 	for i := w.bodyWord; i < len(w.words); i++ {
 		wd := w.words[i]
-		if !wd.named || !w.candidate(i, defs) || w.linkedAt(i, 0) {
+		if !wd.named || !w.candidate(i, defs) {
+			continue
+		}
+		// linkedAt scans every mention found so far.
+		if ctx.Err() != nil {
+			return
+		}
+		if w.linkedAt(i, 0) {
 			continue
 		}
 		if (w.afterMethodNoun(i) || w.listedWithTechnique(i)) && !sameName(wd.text, name) {

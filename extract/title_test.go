@@ -24,7 +24,7 @@ func TestTitleName(t *testing.T) {
 	}
 	x := newExtractor(t)
 	for _, tt := range tests {
-		if got := x.Extract(Document{Title: tt.title, Abstract: tt.abstract}).Name; got != tt.want {
+		if got := extractDoc(t, x, Document{Title: tt.title, Abstract: tt.abstract}).Name; got != tt.want {
 			t.Errorf("Extract(title %q).Name = %q; want %q", tt.title, got, tt.want)
 		}
 	}
@@ -33,7 +33,7 @@ func TestTitleName(t *testing.T) {
 func TestTitleMentions(t *testing.T) {
 	x := newExtractor(t)
 	abstract := "We study **robustness** of large language models."
-	p := x.Extract(Document{Title: "Reinforcement Learning for $\\pi$ Agents", Abstract: abstract})
+	p := extractDoc(t, x, Document{Title: "Reinforcement Learning for $\\pi$ Agents", Abstract: abstract})
 	if p.ID != ID(abstract) {
 		t.Errorf("ID with a title = %s; want the abstract's %s", p.ID, ID(abstract))
 	}

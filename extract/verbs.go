@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"context"
 	"slices"
 	"strings"
 
@@ -25,13 +26,16 @@ var techniqueVerbs = map[string]string{
 // auxiliary. "the fine-tuned model" is an adjective, and says less.
 var verbBefore = setOf("we to and then first further also can could will would is are was were be been being which that they it")
 
-// techniqueVerbs links the techniques an abstract writes as verbs (see
-// techniqueVerbs).
-func (w *work) verbTechniques() {
+// verbTechniques links the techniques an abstract writes as verbs (see
+// techniqueVerbs). It stops early once ctx is done.
+func (w *work) verbTechniques(ctx context.Context) {
 	for i := w.bodyWord + 1; i < len(w.words); i++ {
 		wd := w.words[i]
 		if wd.class&techniqueVerb == 0 || w.words[i-1].stop || !verbBefore[w.words[i-1].lower] {
 			continue
+		}
+		if ctx.Err() != nil {
+			return
 		}
 		name := verbForms[wd.lower]
 		e, ok := w.x.v.byKey[graph.EntityID(graph.Technique, name)]

@@ -226,7 +226,11 @@ func (p *producer) produce(ctx context.Context, out chan<- batch) {
 	docs := make([]extract.Document, 0, p.opts.Batch)
 	reads := make([]int64, 0, p.opts.Batch) // input bytes read with each document
 	send := func(err error) bool {
-		b := batch{papers: p.valid(p.extractAll(docs, reads), docs, &err), err: err}
+		papers, xerr := p.extractAll(ctx, docs, reads)
+		if xerr != nil {
+			return false // ctx ended, which Run reports
+		}
+		b := batch{papers: p.valid(papers, docs, &err), err: err}
 		b.read, b.skipped = p.src.Read(), p.src.Skipped()+p.invalid
 		docs, reads = docs[:0], reads[:0]
 		select {
@@ -284,15 +288,19 @@ func (p *producer) valid(papers []graph.Paper, docs []extract.Document, errp *er
 }
 
 // extractAll extracts docs on every core, keeping their order, and tells
-// Extracted of each with its entry of reads.
-func (p *producer) extractAll(docs []extract.Document, reads []int64) []graph.Paper {
+// Extracted of each with its entry of reads. Its only error is ctx's:
+// once ctx ends, the workers stop within a step of the extractor.
+func (p *producer) extractAll(ctx context.Context, docs []extract.Document, reads []int64) ([]graph.Paper, error) {
 	papers := make([]graph.Paper, len(docs))
 	workers := min(runtime.GOMAXPROCS(0), len(docs))
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
 			for i := w; i < len(docs); i += workers {
-				papers[i] = p.x.Extract(docs[i])
+				var err error
+				if papers[i], err = p.x.Extract(ctx, docs[i]); err != nil {
+					return // the extractor's only error is ctx's
+				}
 				if p.opts.Extracted != nil {
 					p.opts.Extracted(reads[i])
 				}
@@ -300,5 +308,5 @@ func (p *producer) extractAll(docs []extract.Document, reads []int64) []graph.Pa
 		})
 	}
 	wg.Wait()
-	return papers
+	return papers, ctx.Err()
 }

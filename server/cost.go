@@ -10,9 +10,11 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
-// inputBytesPerCost is how many bytes of extract's text or search's query
-// cost one: the extractor and the search index work in proportion to
-// their input, which gqlgen's complexity does not see.
+// inputBytesPerCost is how many bytes of extract's text and title or
+// search's query cost one: the extractor and the search index work at
+// least in proportion to their input, which gqlgen's complexity does not
+// see. (The extractor's work on a long repetitive text grows faster than
+// its size; the deadline, which it honours, ends that.)
 const inputBytesPerCost = 64
 
 // costLimit rejects, before they run, operations whose cost is over max.
@@ -132,12 +134,13 @@ func inputCost(typ, field string, args map[string]any) int {
 	if typ != "Query" {
 		return 0
 	}
-	var s string
+	var s, t string
 	switch field {
 	case "extract":
 		s, _ = args["text"].(string)
+		t, _ = args["title"].(string)
 	case "search":
 		s, _ = args["query"].(string)
 	}
-	return len(s) / inputBytesPerCost
+	return (len(s) + len(t)) / inputBytesPerCost
 }

@@ -53,6 +53,7 @@ func TestCostLimit(t *testing.T) {
 		{"extract aliases of a big text", "query($t: String!) " + aliases(9000, `extract(text: $t) { id }`), map[string]any{"t": big}, "COMPLEXITY_LIMIT_EXCEEDED"},
 		{"searches under one name", searchesUnderOneName(1000), nil, "COMPLEXITY_LIMIT_EXCEEDED"},
 		{"big extract", `query($t: String!) { extract(text: $t) { id } }`, map[string]any{"t": strings.Repeat(big, 20)}, "COMPLEXITY_LIMIT_EXCEEDED"},
+		{"big title", `query($t: String!) { extract(text: "Hub", title: $t) { id } }`, map[string]any{"t": strings.Repeat(big, 20)}, "COMPLEXITY_LIMIT_EXCEEDED"},
 		{"playground's introspection", introspection.Query, nil, ""},
 		{"one extract of 100 KB", `query($t: String!) { extract(text: $t) { id } }`, map[string]any{"t": big}, ""},
 	}

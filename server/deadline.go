@@ -15,7 +15,7 @@ import (
 // ends never does: it resolves to null with no error of its own, as the
 // client has had its TIMEOUT (or went away) and nobody reads the rest.
 // Fields already running end on their own: the store checks the context
-// in its loops, and the rest of the work (extract, introspection) is
+// in its loops and the extractor at each step, and introspection is
 // bounded per field by the cost limit.
 type deadline struct{}
 

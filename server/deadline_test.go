@@ -34,9 +34,21 @@ func processCPU(tb testing.TB) time.Duration {
 	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
-// slowExtract burns about 50 ms of CPU per call, ignoring its context, as
-// an extractor working through a long text does.
+// slowExtract burns about 50 ms of CPU per call, ignoring its context.
+// Given the text "long", it works for up to a minute instead, checking its
+// context every millisecond, as the extractor checks it at each step of a
+// long text (TestServeExtractEndsAtDeadline has the real one).
 func slowExtract(ctx context.Context, title, abstract string) (graph.Paper, error) {
+	if abstract == "long" {
+		start := time.Now()
+		for time.Since(start) < time.Minute {
+			for tick := time.Now(); time.Since(tick) < time.Millisecond; {
+			}
+			if err := ctx.Err(); err != nil {
+				return graph.Paper{}, fmt.Errorf("extract: %w", err)
+			}
+		}
+	}
 	start := time.Now()
 	for x := 0; time.Since(start) < 50*time.Millisecond; x++ {
 		_ = x * x
@@ -67,6 +79,9 @@ func TestWorkEndsAtDeadline(t *testing.T) {
 		// Within every limit, but 200 extracts of 50 ms each are 10 s of
 		// work: past the deadline, those not started never start.
 		{"200 slow extracts", aliases(200, `extract(text: "Hub") { id }`), nil, "TIMEOUT"},
+		// One field that would work for a minute: its context ends at
+		// the deadline.
+		{"one extract of a minute", `{ extract(text: "long") { id } }`, nil, "TIMEOUT"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

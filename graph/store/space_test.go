@@ -107,3 +107,79 @@ func TestFullDisk(t *testing.T) {
 		t.Errorf("after freeing space: %d papers; want at least the %d acknowledged", st.Papers, stored)
 	}
 }
+
+// loader returns a Loader of a new store in dir holding papers, not
+// finished.
+func loader(t *testing.T, dir string, papers []graph.Paper) (*Store, *Loader) {
+	t.Helper()
+	s, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := s.NewLoader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < len(papers); i += 1000 {
+		if err := l.Add(context.Background(), papers[i:min(i+1000, len(papers))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s, l
+}
+
+// TestLoadFullDisk loads more papers than a small tmpfs has room for:
+// refused before its final write when the disk is full already, and
+// stopped in the middle of it when another writer fills the disk after
+// the first check. Either way the error names the directory and its free
+// space, nothing is written, and the database opens and checks clean.
+func TestLoadFullDisk(t *testing.T) {
+	papers := corpus.Papers(5, 20000, 60) // about 52 MiB estimated
+	tests := []struct {
+		name string
+		// finish ends the load on the disk disk: fill leaves the free
+		// space it is given.
+		finish func(t *testing.T, l *Loader, disk string, fill func(left int64)) error
+	}{
+		{"full before", func(t *testing.T, l *Loader, disk string, fill func(int64)) error {
+			fill(spaceMargin + 16<<20)
+			_, err := l.Finish(context.Background())
+			return err
+		}},
+		{"filled during", func(t *testing.T, l *Loader, disk string, fill func(int64)) error {
+			room, err := l.space()
+			if err != nil {
+				t.Fatalf("space before filling: %v", err)
+			}
+			// Another writer takes the space the check saw.
+			fill(spaceMargin + 16<<20)
+			err = l.write(context.Background(), room)
+			l.Close()
+			return err
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			disk := smallDisk(t, "320m")
+			dir := filepath.Join(disk, "db")
+			s, l := loader(t, dir, papers)
+			var fillers []string
+			err := tt.finish(t, l, disk, func(left int64) { fillers = append(fillers, fill(t, disk, left)) })
+			t.Logf("load: %v", err)
+			if !errors.Is(err, graph.ErrNoSpace) || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), "MiB free") {
+				t.Errorf("load on a full disk: %v; want ErrNoSpace naming %s and its free space", err, dir)
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range fillers {
+				if err := os.Remove(f); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if st := reopenChecked(t, dir); st.Papers != 0 {
+				t.Errorf("after the refused load: %d papers; want 0", st.Papers)
+			}
+		})
+	}
+}

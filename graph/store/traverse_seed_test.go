@@ -44,7 +44,11 @@ func seedGraph(t *testing.T) (*store.Store, []graph.Paper) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			papers = append(papers, x.Extract(d))
+			p, err := x.Extract(t.Context(), d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			papers = append(papers, p)
 		}
 		f.Close()
 	}
