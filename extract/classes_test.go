@@ -285,6 +285,39 @@ func TestClassSystems(t *testing.T) {
 	})
 }
 
+// What results are compared with is a prior system, not a dataset.
+func TestClassComparedSystems(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "than", kind: graph.Technique,
+			text: "We propose FastEdit for image editing. It is 2x faster than the similarly sized PixEdit3.",
+			want: []string{"PixEdit3"}},
+		{name: "outperforms", kind: graph.Technique,
+			text: "We propose RoadNet for planning. RoadNet outperforms DriveX-2 by 3 points.",
+			want: []string{"DriveX-2"}},
+		{name: "built upon", kind: graph.Technique,
+			text: "Built upon TrackPTv2, we present TrackPTv3 for point tracking.",
+			want: []string{"TrackPTv2"}, wantNot: []string{"TrackPTv3"}},
+		{name: "a vocabulary dataset compared as a model", kind: graph.Technique,
+			text: "We propose FastEdit for image editing. It is 2x faster than UltraEdit.",
+			want: []string{"UltraEdit"}},
+		{name: "each system on its dataset", kind: graph.Dataset,
+			text: "Our video model surpasses VidGen-2 on GenEval, and OpenClipPlan on VBench-T2V.",
+			want: []string{"GenEval", "VBench-T2V"}, wantNot: []string{"OpenClipPlan", "VidGen-2"}},
+		{name: "a benchmark compared with a benchmark", kind: graph.Dataset,
+			text: "Models score lower on RewardEval compared to RewardBench, a widely-used benchmark.",
+			want: []string{"RewardBench"}},
+		{name: "built on a benchmark", kind: graph.Dataset,
+			text: "Built on OSWorld, our benchmark adds 90 tasks.",
+			want: []string{"OSWorld"}},
+		{name: "a metric on a dataset", kind: graph.Technique,
+			text: "We study tracking. Our loss gains 9.7% MOTA on SportsMOT.",
+			wantNot: []string{"MOTA"}},
+		{name: "a name that modifies a noun", kind: graph.Technique,
+			text: "We study LLM serving. It needs less memory than KV cache compression.",
+			wantNot: []string{"KV"}},
+	})
+}
+
 // Generic techniques in their ordinary-word uses, and heads that stand
 // for the longer name the text gave.
 func TestClassGenericWords(t *testing.T) {

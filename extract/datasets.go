@@ -58,7 +58,7 @@ func (w *work) datasets(defs map[string]*acronym, name string) {
 				continue
 			}
 			for _, j := range []int{i - 1, i + 1} {
-				if j < w.bodyWord || j >= len(w.words) || is[j] || !(w.words[j].named || capitalised(w.words[j].text)) || !w.candidate(j, defs) || w.words[j].text == name {
+				if j < w.bodyWord || j >= len(w.words) || is[j] || !(w.words[j].named || capitalised(w.words[j].text)) || !w.candidate(j, defs) || w.words[j].text == name || w.runsOn(j) {
 					continue
 				}
 				lo, hi := min(i, j), max(i, j)
@@ -69,13 +69,13 @@ func (w *work) datasets(defs map[string]*acronym, name string) {
 			}
 			// "X, Y, and Z": step over the conjunction.
 			if i+2 < len(w.words) && w.words[i].comma && (w.words[i+1].lower == "and" || w.words[i+1].lower == "or") {
-				if k := i + 2; !is[k] && w.words[k].named && w.candidate(k, defs) {
+				if k := i + 2; !is[k] && w.words[k].named && w.candidate(k, defs) && !w.runsOn(k) {
 					is[k] = true
 					changed = true
 				}
 			}
 			if i+2 < len(w.words) && !w.words[i].comma && (w.words[i+1].lower == "and" || w.words[i+1].lower == "or") {
-				if k := i + 2; !is[k] && w.words[k].named && w.candidate(k, defs) {
+				if k := i + 2; !is[k] && w.words[k].named && w.candidate(k, defs) && !w.runsOn(k) {
 					is[k] = true
 					changed = true
 				}
@@ -93,6 +93,14 @@ func (w *work) datasets(defs map[string]*acronym, name string) {
 		}
 		w.add(graph.Dataset, w.text.Clean[wd.start:end], -1, wd.start, end)
 	}
+}
+
+// runsOn reports whether word i is followed by "on" and a name: in
+// "Show-o2 on GenEval, and OpenSoraPlan on VBench" a list of systems,
+// each with its dataset, not a list of datasets.
+func (w *work) runsOn(i int) bool {
+	wd := w.words[i]
+	return i+2 < len(w.words) && !wd.comma && !wd.stop && !wd.close && w.words[i+1].lower == "on" && w.words[i+2].named
 }
 
 // listLead are the words that may stand between "benchmarks" and the
