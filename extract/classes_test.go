@@ -222,6 +222,18 @@ func TestClassNames(t *testing.T) {
 			text: "We draw inspiration from control theory to propose Textual Predictive Planning (TPP), a framework.", wantName: "TPP"},
 		{name: "a concept is not the method",
 			text: "We introduce the concept of Coherent Preference (CP). We then propose Conflict-Aware Optimization (CAO), a method.", wantName: "CAO"},
+		{name: "our method, a quoted long form",
+			text: "Routers are suboptimal. Our method, “Gated Expert Alignment (GEA)”, adds a regularizer.", wantName: "GEA"},
+		{name: "our proposed method, a lower-case long form",
+			text: "Targets cost memory. Our proposed method, iterated Shared Q-Learning (iS-QL), shares layers.", wantName: "iS-QL"},
+		{name: "a short form of two words",
+			text: "We introduce **In-Place Test-Time Training (In-Place TTT)**, a framework for LLMs.", wantName: "In-Place TTT"},
+		{name: "capitalised words before an appositive",
+			text: "This work presents Prior Depth Fusion, a framework that merges depth sources.", wantName: "Prior Depth Fusion"},
+		{name: "a paradigm is no name",
+			text: "We introduce Reasoning Surgery, a paradigm for editing reasoning. We build CircuitFix, a tool.", wantName: "CircuitFix"},
+		{name: "after a colon",
+			text: "We build two novel attacks with limited assumptions: DistinGap, which separates records, and RecGap.", wantName: "DistinGap"},
 	})
 }
 
@@ -310,10 +322,10 @@ func TestClassComparedSystems(t *testing.T) {
 			text: "Built on OSWorld, our benchmark adds 90 tasks.",
 			want: []string{"OSWorld"}},
 		{name: "a metric on a dataset", kind: graph.Technique,
-			text: "We study tracking. Our loss gains 9.7% MOTA on SportsMOT.",
+			text:    "We study tracking. Our loss gains 9.7% MOTA on SportsMOT.",
 			wantNot: []string{"MOTA"}},
 		{name: "a name that modifies a noun", kind: graph.Technique,
-			text: "We study LLM serving. It needs less memory than KV cache compression.",
+			text:    "We study LLM serving. It needs less memory than KV cache compression.",
 			wantNot: []string{"KV"}},
 	})
 }
