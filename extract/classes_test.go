@@ -178,6 +178,15 @@ func TestClassTaskPhrases(t *testing.T) {
 		{name: "the paper's own long form is not a task", kind: graph.Task,
 			text:    "We propose Sparse Motion Tracking (SMT), a tracker for dense scenes. SMT is fast.",
 			wantNot: []string{"sparse motion tracking"}},
+		{name: "compositing", kind: graph.Task,
+			title: "LayerMix: Generative Video Compositing with Diffusion", text: "Footage is combined by hand.",
+			want: []string{"generative video compositing"}},
+		{name: "customization", kind: graph.Task,
+			text: "We introduce a novel task, multi-view customization, which controls camera pose. Multi-view customization needs consistency.",
+			want: []string{"multi-view customization"}},
+		{name: "of any", kind: graph.Task,
+			title: "Robust Tracking of Any Point in Long Video", text: "Points drift over time.",
+			want: []string{"point tracking"}},
 	})
 }
 

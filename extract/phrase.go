@@ -39,7 +39,8 @@ var taskHeads = setOf(`generation detection segmentation estimation forecasting 
 	sampling coding programming inversion acceleration regression sparsification sensing bandits bandit
 	aggregation recovery hallucination interpretability computation measurement robustness fairness
 	safety security privacy transferability provenance management upsampling filtering
-	perception`)
+	perception compositing customization personalization personalisation debiasing
+	auditing`)
 
 // agentHeads map the agent noun of a task to its head: "a unified image
 // tokenizer" does image tokenization, "an X detector" X detection.
@@ -513,7 +514,8 @@ func (w *work) phraseAt(i int) (phrase, bool) {
 	}
 	if !wd.stop && !wd.comma && !wd.close && i+2 < len(w.words) && w.words[i+1].lower == "of" {
 		from := i + 2
-		if w.words[from].class&determiner != 0 {
+		// "Tracking of Any Point" is point tracking.
+		if w.words[from].class&determiner != 0 || w.words[from].lower == "any" {
 			from++
 		}
 		if p, ok := w.objectPhrase(i, head, from); ok {
