@@ -563,12 +563,32 @@ func (w *work) modifiersBefore(i int) int {
 		if j > 0 && w.words[j-1].lower == "to" && !w.words[j-1].stop {
 			break // "to Prevent X": an infinitive's verb
 		}
+		if mannerAdjective(m.lower) {
+			break // "diffusion-based image compositing" is image compositing
+		}
 		first = j
 		if m.open {
 			break
 		}
 	}
 	return first
+}
+
+// mannerSuffixes end the compound adjectives that say how a method
+// works rather than what problem it solves: "diffusion-based",
+// "LLM-driven", "uncertainty-aware". ("-guided" stays: "instruction-guided
+// image editing" is a field's label.)
+var mannerSuffixes = []string{"-based", "-driven", "-aware", "-informed", "-aligned", "-enhanced", "-inspired", "-powered", "-assisted", "-crafted"}
+
+// mannerAdjective reports whether the lower-case word s is such an
+// adjective.
+func mannerAdjective(s string) bool {
+	for _, suf := range mannerSuffixes {
+		if strings.HasSuffix(s, suf) {
+			return true
+		}
+	}
+	return false
 }
 
 // startsClause reports whether word i opens a title, a sentence or a
