@@ -117,7 +117,9 @@ var notModifiers = setOf(`a an the of for in on at to from by with via and or bu
 	limits hinder hinders remain poses pose raise raises emerge emerges attract attracts
 	hurt hurts accelerate accelerates equip equips bring brings turn turns meet reach reaches
 	matter unlock explain explains reveal reveals rethink revisit
-	although though whereas because since unless whether once if`)
+	although though whereas because since unless whether once if after before during
+	major minor main primary central crucial essential vital
+	seek seeks integrate integrates stabilize stabilizes`)
 
 // genericTasks are phrases the grammar finds that name no research
 // problem: GUIDELINES.md's generic goals and whole disciplines.
@@ -142,7 +144,7 @@ var participles = setOf(`supervised unsupervised self-supervised semi-supervised
 	modeling modelling mining clustering ranking understanding matching editing forecasting
 	retrieval fine-tuning pretraining pre-training post-training prompting decoding sampling
 	coding programming routing scheduling queueing queuing manufacturing engineering rendering monitoring
-	anomaly assembly family early multi-agent`)
+	anomaly assembly family early multi-agent private`)
 
 // phrase is a task phrase found in the text: its canonical name and the
 // cleaned bytes it covers.
@@ -569,6 +571,14 @@ func (w *work) modifiersBefore(i int) int {
 		first = j
 		if m.open {
 			break
+		}
+	}
+	// "Globally Aware Optimization": an adverb before the modifiers
+	// makes the first an adjective of its, which names no problem
+	// ("visually grounded reasoning" keeps its participle).
+	if first < i && first > 0 && first != w.bodyWord {
+		if p := w.words[first-1]; !p.stop && !p.comma && strings.HasSuffix(p.lower, "ly") && p.class&participle == 0 && len(p.lower) > 4 && w.words[first].class&participle == 0 {
+			first++
 		}
 	}
 	return first
