@@ -327,6 +327,18 @@ func TestClassSystems(t *testing.T) {
 	})
 }
 
+// A list with one dataset the vocabulary knows is a list of datasets.
+func TestClassDatasetLists(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "names beside a known benchmark", kind: graph.Dataset,
+			text: "We study chart reasoning. Gains hold on benchmarks, including InfographicVQA, ChartVista, PlotQAPro, and HR-Bench 4K.",
+			want: []string{"ChartVista", "PlotQAPro"}},
+		{name: "an English word beside a known dataset", kind: graph.Dataset,
+			text:    "We study segmentation on ImageNet and Blender scenes.",
+			wantNot: []string{"Blender"}},
+	})
+}
+
 // What results are compared with is a prior system, not a dataset.
 func TestClassComparedSystems(t *testing.T) {
 	runClass(t, []classCase{

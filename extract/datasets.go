@@ -50,15 +50,23 @@ func (w *work) datasets(defs map[string]*acronym, name string) {
 			is[i] = true
 		}
 	}
-	// A list with one dataset in it is a list of datasets.
+	// A list with one dataset in it is a list of datasets, whether the
+	// vocabulary knows that one ("InfographicVQA, ChartMuseum, and
+	// HR-Bench") or its context gave it away.
+	known := make([]bool, len(w.words))
+	for i := w.bodyWord; i < len(w.words); i++ {
+		known[i] = w.taken[w.words[i].start] && w.linkedAt(i, graph.Dataset)
+	}
 	for changed := true; changed; {
 		changed = false
 		for i := range w.words {
-			if !is[i] {
+			if !is[i] && !known[i] {
 				continue
 			}
 			for _, j := range []int{i - 1, i + 1} {
-				if j < w.bodyWord || j >= len(w.words) || is[j] || !(w.words[j].named || capitalised(w.words[j].text)) || !w.candidate(j, defs) || w.words[j].text == name || w.runsOn(j) {
+				// Beside a name the vocabulary knows, only a coined name
+				// joins the list: "Brain" or "Blender" there is a word.
+				if j < w.bodyWord || j >= len(w.words) || is[j] || !(w.words[j].named || capitalised(w.words[j].text) && is[i]) || !w.candidate(j, defs) || w.words[j].text == name || w.runsOn(j) {
 					continue
 				}
 				lo, hi := min(i, j), max(i, j)
