@@ -327,6 +327,30 @@ func TestClassSystems(t *testing.T) {
 	})
 }
 
+// A one-word modality cue inside a method's name is no data.
+func TestClassModalityCues(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "3D RoPE", kind: graph.Modality,
+			text: "We fit videos to LLMs. Naive 3D RoPE has imbalanced spectra, so we scale 3D positions.",
+			want: []string{"video"}, wantNot: []string{"3d"}},
+		{name: "a 3D decomposition", kind: graph.Modality,
+			text:    "We compress MoE language models with a joint 3D decomposition of expert weights.",
+			wantNot: []string{"3d"}},
+		{name: "proximity graphs", kind: graph.Modality,
+			text:    "We rerank documents by a greedy search on proximity graphs.",
+			wantNot: []string{"graph"}},
+		{name: "graph-based", kind: graph.Modality,
+			text:    "We study planning in LLMs through a tractable graph-based abstraction.",
+			wantNot: []string{"graph"}},
+		{name: "3D scenes are data", kind: graph.Modality,
+			text: "We reconstruct 3D scenes from photos.",
+			want: []string{"3d"}},
+		{name: "graphs are data", kind: graph.Modality,
+			text: "We classify molecular graphs with message passing on the graph.",
+			want: []string{"graph"}},
+	})
+}
+
 // A list with one dataset the vocabulary knows is a list of datasets.
 func TestClassDatasetLists(t *testing.T) {
 	runClass(t, []classCase{

@@ -325,6 +325,9 @@ func (w *work) matchVocab(t *trie, ids []uint32) {
 		if t == w.x.v.entities && (w.partOfName(start, end) || w.idiom(m) || w.shortFor(w.matches[:k], m)) {
 			continue
 		}
+		if t == w.x.v.modalities && w.methodSense(m) {
+			continue
+		}
 		for _, e := range m.entries {
 			ent := &w.x.v.entries[e]
 			w.add(ent.kind, ent.name, e, start, end)
@@ -368,6 +371,34 @@ var idioms = map[string]struct{ before, after map[string]bool }{
 	},
 	// "simulation tasks" and "simulation benchmarks" are a domain.
 	"simulation": {after: setOf("task tasks benchmark benchmarks")},
+}
+
+// methodSenses are the neighbours of a one-word modality cue that make
+// it part of a method, not the data: "3D RoPE" and "3D rank allocation"
+// take no 3D data, "proximity graphs" and "graph-based abstraction" no
+// graphs.
+var methodSenses = map[string]struct{ before, after map[string]bool }{
+	"3d": {after: setOf(`positions position positional rope decomposition decompositions rank ranks
+		convolution convolutions conv kernel kernels tensor tensors attention embedding embeddings
+		encoding encodings`)},
+	"graph":  {before: setOf("memory proximity computation computational factor call"), after: setOf("based theoretic search")},
+	"graphs": {before: setOf("memory proximity computation computational factor call")},
+}
+
+// methodSense reports whether the one-token modality match m is part of
+// a method's name (see methodSenses).
+func (w *work) methodSense(m match) bool {
+	if m.first != m.last {
+		return false
+	}
+	id, ok := methodSenses[strings.ToLower(w.toks[m.first].text)]
+	if !ok {
+		return false
+	}
+	if m.first > 0 && id.before[strings.ToLower(w.toks[m.first-1].text)] {
+		return true
+	}
+	return m.last+1 < len(w.toks) && id.after[strings.ToLower(w.toks[m.last+1].text)]
 }
 
 // idiom reports whether the one-token match m is part of a set phrase
