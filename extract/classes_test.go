@@ -363,6 +363,21 @@ func TestClassDatasetLists(t *testing.T) {
 	})
 }
 
+// A title that calls the paper's name a benchmark makes it a dataset.
+func TestClassTitleBenchmark(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "an agentic benchmark", kind: graph.Dataset,
+			title: "HeuriLab: An Agentic Benchmark for LLM-Crafted Heuristics", text: "We introduce HeuriLab, a framework for evaluating heuristics.",
+			want: []string{"HeuriLab"}},
+		{name: "a dataset for", kind: graph.Dataset,
+			title: "VidShift: A Dataset for Video Domain Generalization", text: "Videos shift across domains. VidShift spans 11 domains.",
+			want: []string{"VidShift"}},
+		{name: "benchmark as a modifier", kind: graph.Dataset,
+			title: "CAGEX: A Framework for Culturally Adaptive Benchmark Generation", text: "We introduce CAGEX, a framework.",
+			wantNot: []string{"CAGEX"}},
+	})
+}
+
 // What results are compared with is a prior system, not a dataset.
 func TestClassComparedSystems(t *testing.T) {
 	runClass(t, []classCase{

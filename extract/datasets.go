@@ -111,6 +111,40 @@ func (w *work) runsOn(i int) bool {
 	return i+2 < len(w.words) && !wd.comma && !wd.stop && !wd.close && w.words[i+1].lower == "on" && w.words[i+2].named
 }
 
+// titleBenchmark links the paper's name as a dataset when its title
+// calls it one: "HeuriGym: An Agentic Benchmark for ...", "X: A
+// Large-Scale Dataset of ...". The head must end the appositive's noun
+// phrase, so "CAGE: A Framework for ... Benchmark Generation" is no
+// benchmark.
+func (w *work) titleBenchmark(name string) {
+	if name == "" || w.body == 0 || !strings.Contains(w.text.Clean[:w.body], name) {
+		return
+	}
+	colon := -1
+	for i := 0; i < w.bodyWord; i++ {
+		if wd := w.words[i]; wd.stop && wd.end < len(w.text.Clean) && w.text.Clean[wd.end] == ':' {
+			colon = i
+			break
+		}
+	}
+	if colon < 0 || colon+1 >= w.bodyWord || w.words[colon+1].class&determiner == 0 {
+		return
+	}
+	for i := colon + 2; i < w.bodyWord && i <= colon+6; i++ {
+		wd := w.words[i]
+		if wd.class&datasetHead != 0 {
+			if i+1 == w.bodyWord || wd.stop || wd.comma || notModifiers[w.words[i+1].lower] {
+				start := strings.Index(w.text.Clean[:w.body], name)
+				w.add(graph.Dataset, name, -1, start, start+len(name))
+			}
+			return
+		}
+		if wd.stop || wd.comma || wd.class&methodHead != 0 {
+			return
+		}
+	}
+}
+
 // listLead are the words that may stand between "benchmarks" and the
 // names it introduces: "benchmarks (e.g., X, Y)", "datasets such as X".
 var listLead = map[string]bool{"e.g": true, "e.g.": true, "i.e": true, "i.e.": true, "such": true, "as": true, "including": true, "like": true, "namely": true, "eg": true}

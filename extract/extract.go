@@ -200,6 +200,7 @@ func (x *Extractor) Extract(d Document) graph.Paper {
 	acronyms := w.resolveAcronyms()
 	name := w.name(acronyms)
 	w.datasets(acronyms, name)
+	w.titleBenchmark(name)
 	w.checkpoints(name)
 	if x.off&stageSystems == 0 {
 		w.systems(acronyms, name)
