@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/papergraph/papergraph/graph"
 )
@@ -136,7 +137,7 @@ func (w *work) longForm(i int) int {
 			si--
 			continue
 		}
-		for li >= 0 && (long[li] != c || (si == 0 && li > 0 && wordByte(long[li-1]))) {
+		for li >= 0 && (long[li] != c || (si == 0 && li > 0 && inWord(long[:li]))) {
 			li--
 		}
 		if li < 0 {
@@ -152,6 +153,14 @@ func (w *work) longForm(i int) int {
 		}
 	}
 	return -1
+}
+
+// inWord reports whether s ends in a letter or digit, so that what
+// follows it does not start a word: a curly quote before "“Routing
+// Manifold Alignment (RoMA)”" leaves the R at a word's start.
+func inWord(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 func wordByte(c byte) bool {

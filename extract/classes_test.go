@@ -178,6 +178,36 @@ func TestClassTaskPhrases(t *testing.T) {
 		{name: "the paper's own long form is not a task", kind: graph.Task,
 			text:    "We propose Sparse Motion Tracking (SMT), a tracker for dense scenes. SMT is fast.",
 			wantNot: []string{"sparse motion tracking"}},
+		{name: "compositing", kind: graph.Task,
+			title: "LayerMix: Generative Video Compositing with Diffusion", text: "Footage is combined by hand.",
+			want: []string{"generative video compositing"}},
+		{name: "customization", kind: graph.Task,
+			text: "We introduce a novel task, multi-view customization, which controls camera pose. Multi-view customization needs consistency.",
+			want: []string{"multi-view customization"}},
+		{name: "how a method works is no modifier", kind: graph.Task,
+			title: "Diffusion-Based Image Compositing at Scale", text: "Objects are pasted into scenes.",
+			want: []string{"image compositing"}, wantNot: []string{"diffusion-based image compositing"}},
+		{name: "an aware method", kind: graph.Task,
+			title: "Uncertainty-Aware Trajectory Forecasting", text: "Agents move unpredictably.",
+			want: []string{"trajectory prediction"}, wantNot: []string{"uncertainty-aware trajectory forecasting"}},
+		{name: "guided stays in a field's label", kind: graph.Task,
+			title: "Instruction-Guided Image Editing with Autoregression", text: "Edits follow text.",
+			want: []string{"instruction-guided image editing"}},
+		{name: "an adverb's adjective is no modifier", kind: graph.Task,
+			title: "Globally Aware Trajectory Optimization", text: "Local methods stall.",
+			wantNot: []string{"aware trajectory optimization"}},
+		{name: "an adverb's verb is no modifier", kind: graph.Task,
+			title: "Models That Dynamically Adjust Reasoning", text: "Budgets vary.",
+			wantNot: []string{"adjust reasoning"}},
+		{name: "an adverb keeps a participle", kind: graph.Task,
+			title: "Visually Grounded Reasoning for Charts", text: "Charts are dense.",
+			want: []string{"grounded reasoning"}},
+		{name: "a preposition is no modifier", kind: graph.Task,
+			text:    "We propose LayerMix for video compositing. It keeps the video unchanged after editing, and after editing the scene stays.",
+			wantNot: []string{"after editing"}},
+		{name: "of any", kind: graph.Task,
+			title: "Robust Tracking of Any Point in Long Video", text: "Points drift over time.",
+			want: []string{"point tracking"}},
 	})
 }
 
@@ -222,6 +252,18 @@ func TestClassNames(t *testing.T) {
 			text: "We draw inspiration from control theory to propose Textual Predictive Planning (TPP), a framework.", wantName: "TPP"},
 		{name: "a concept is not the method",
 			text: "We introduce the concept of Coherent Preference (CP). We then propose Conflict-Aware Optimization (CAO), a method.", wantName: "CAO"},
+		{name: "our method, a quoted long form",
+			text: "Routers are suboptimal. Our method, “Gated Expert Alignment (GEA)”, adds a regularizer.", wantName: "GEA"},
+		{name: "our proposed method, a lower-case long form",
+			text: "Targets cost memory. Our proposed method, iterated Shared Q-Learning (iS-QL), shares layers.", wantName: "iS-QL"},
+		{name: "a short form of two words",
+			text: "We introduce **In-Place Test-Time Training (In-Place TTT)**, a framework for LLMs.", wantName: "In-Place TTT"},
+		{name: "capitalised words before an appositive",
+			text: "This work presents Prior Depth Fusion, a framework that merges depth sources.", wantName: "Prior Depth Fusion"},
+		{name: "a paradigm is no name",
+			text: "We introduce Reasoning Surgery, a paradigm for editing reasoning. We build CircuitFix, a tool.", wantName: "CircuitFix"},
+		{name: "after a colon",
+			text: "We build two novel attacks with limited assumptions: DistinGap, which separates records, and RecGap.", wantName: "DistinGap"},
 	})
 }
 
@@ -282,6 +324,90 @@ func TestClassSystems(t *testing.T) {
 		{name: "the paper's own model", kind: graph.Technique,
 			text:    "We study remote sensing. The resulting model, GeoThinker, explains its answers.",
 			wantNot: []string{"GeoThinker"}},
+	})
+}
+
+// A one-word modality cue inside a method's name is no data.
+func TestClassModalityCues(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "3D RoPE", kind: graph.Modality,
+			text: "We fit videos to LLMs. Naive 3D RoPE has imbalanced spectra, so we scale 3D positions.",
+			want: []string{"video"}, wantNot: []string{"3d"}},
+		{name: "a 3D decomposition", kind: graph.Modality,
+			text:    "We compress MoE language models with a joint 3D decomposition of expert weights.",
+			wantNot: []string{"3d"}},
+		{name: "proximity graphs", kind: graph.Modality,
+			text:    "We rerank documents by a greedy search on proximity graphs.",
+			wantNot: []string{"graph"}},
+		{name: "graph-based", kind: graph.Modality,
+			text:    "We study planning in LLMs through a tractable graph-based abstraction.",
+			wantNot: []string{"graph"}},
+		{name: "3D scenes are data", kind: graph.Modality,
+			text: "We reconstruct 3D scenes from photos.",
+			want: []string{"3d"}},
+		{name: "graphs are data", kind: graph.Modality,
+			text: "We classify molecular graphs with message passing on the graph.",
+			want: []string{"graph"}},
+	})
+}
+
+// A list with one dataset the vocabulary knows is a list of datasets.
+func TestClassDatasetLists(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "names beside a known benchmark", kind: graph.Dataset,
+			text: "We study chart reasoning. Gains hold on benchmarks, including InfographicVQA, ChartVista, PlotQAPro, and HR-Bench 4K.",
+			want: []string{"ChartVista", "PlotQAPro"}},
+		{name: "an English word beside a known dataset", kind: graph.Dataset,
+			text:    "We study segmentation on ImageNet and Blender scenes.",
+			wantNot: []string{"Blender"}},
+	})
+}
+
+// A title that calls the paper's name a benchmark makes it a dataset.
+func TestClassTitleBenchmark(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "an agentic benchmark", kind: graph.Dataset,
+			title: "HeuriLab: An Agentic Benchmark for LLM-Crafted Heuristics", text: "We introduce HeuriLab, a framework for evaluating heuristics.",
+			want: []string{"HeuriLab"}},
+		{name: "a dataset for", kind: graph.Dataset,
+			title: "VidShift: A Dataset for Video Domain Generalization", text: "Videos shift across domains. VidShift spans 11 domains.",
+			want: []string{"VidShift"}},
+		{name: "benchmark as a modifier", kind: graph.Dataset,
+			title: "CAGEX: A Framework for Culturally Adaptive Benchmark Generation", text: "We introduce CAGEX, a framework.",
+			wantNot: []string{"CAGEX"}},
+	})
+}
+
+// What results are compared with is a prior system, not a dataset.
+func TestClassComparedSystems(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "than", kind: graph.Technique,
+			text: "We propose FastEdit for image editing. It is 2x faster than the similarly sized PixEdit3.",
+			want: []string{"PixEdit3"}},
+		{name: "outperforms", kind: graph.Technique,
+			text: "We propose RoadNet for planning. RoadNet outperforms DriveX-2 by 3 points.",
+			want: []string{"DriveX-2"}},
+		{name: "built upon", kind: graph.Technique,
+			text: "Built upon TrackPTv2, we present TrackPTv3 for point tracking.",
+			want: []string{"TrackPTv2"}, wantNot: []string{"TrackPTv3"}},
+		{name: "a vocabulary dataset compared as a model", kind: graph.Technique,
+			text: "We propose FastEdit for image editing. It is 2x faster than UltraEdit.",
+			want: []string{"UltraEdit"}},
+		{name: "each system on its dataset", kind: graph.Dataset,
+			text: "Our video model surpasses VidGen-2 on GenEval, and OpenClipPlan on VBench-T2V.",
+			want: []string{"GenEval", "VBench-T2V"}, wantNot: []string{"OpenClipPlan", "VidGen-2"}},
+		{name: "a benchmark compared with a benchmark", kind: graph.Dataset,
+			text: "Models score lower on RewardEval compared to RewardBench, a widely-used benchmark.",
+			want: []string{"RewardBench"}},
+		{name: "built on a benchmark", kind: graph.Dataset,
+			text: "Built on OSWorld, our benchmark adds 90 tasks.",
+			want: []string{"OSWorld"}},
+		{name: "a metric on a dataset", kind: graph.Technique,
+			text:    "We study tracking. Our loss gains 9.7% MOTA on SportsMOT.",
+			wantNot: []string{"MOTA"}},
+		{name: "a name that modifies a noun", kind: graph.Technique,
+			text:    "We study LLM serving. It needs less memory than KV cache compression.",
+			wantNot: []string{"KV"}},
 	})
 }
 

@@ -53,7 +53,17 @@ func (w *work) datasets(ctx context.Context, defs map[string]*acronym, name stri
 			is[i] = true
 		}
 	}
-	// A list with one dataset in it is a list of datasets.
+	// A list with one dataset in it is a list of datasets, whether the
+	// vocabulary knows that one ("InfographicVQA, ChartMuseum, and
+	// HR-Bench") or its context gave it away.
+	known := make([]bool, len(w.words))
+	for i := w.bodyWord; i < len(w.words); i++ {
+		// linkedAt scans every mention found so far.
+		if ctx.Err() != nil {
+			return
+		}
+		known[i] = w.taken[w.words[i].start] && w.linkedAt(i, graph.Dataset)
+	}
 	// A pass spreads a list one name leftwards: a list of n names takes n
 	// passes over the text.
 	for changed := true; changed; {
@@ -62,11 +72,13 @@ func (w *work) datasets(ctx context.Context, defs map[string]*acronym, name stri
 		}
 		changed = false
 		for i := range w.words {
-			if !is[i] {
+			if !is[i] && !known[i] {
 				continue
 			}
 			for _, j := range []int{i - 1, i + 1} {
-				if j < w.bodyWord || j >= len(w.words) || is[j] || !(w.words[j].named || capitalised(w.words[j].text)) || !w.candidate(j, defs) || w.words[j].text == name {
+				// Beside a name the vocabulary knows, only a coined name
+				// joins the list: "Brain" or "Blender" there is a word.
+				if j < w.bodyWord || j >= len(w.words) || is[j] || !(w.words[j].named || capitalised(w.words[j].text) && is[i]) || !w.candidate(j, defs) || w.words[j].text == name || w.runsOn(j) {
 					continue
 				}
 				lo, hi := min(i, j), max(i, j)
@@ -77,13 +89,13 @@ func (w *work) datasets(ctx context.Context, defs map[string]*acronym, name stri
 			}
 			// "X, Y, and Z": step over the conjunction.
 			if i+2 < len(w.words) && w.words[i].comma && (w.words[i+1].lower == "and" || w.words[i+1].lower == "or") {
-				if k := i + 2; !is[k] && w.words[k].named && w.candidate(k, defs) {
+				if k := i + 2; !is[k] && w.words[k].named && w.candidate(k, defs) && !w.runsOn(k) {
 					is[k] = true
 					changed = true
 				}
 			}
 			if i+2 < len(w.words) && !w.words[i].comma && (w.words[i+1].lower == "and" || w.words[i+1].lower == "or") {
-				if k := i + 2; !is[k] && w.words[k].named && w.candidate(k, defs) {
+				if k := i + 2; !is[k] && w.words[k].named && w.candidate(k, defs) && !w.runsOn(k) {
 					is[k] = true
 					changed = true
 				}
@@ -103,6 +115,48 @@ func (w *work) datasets(ctx context.Context, defs map[string]*acronym, name stri
 			end = w.words[i+1].end
 		}
 		w.add(graph.Dataset, w.text.Clean[wd.start:end], -1, wd.start, end)
+	}
+}
+
+// runsOn reports whether word i is followed by "on" and a name: in
+// "Show-o2 on GenEval, and OpenSoraPlan on VBench" a list of systems,
+// each with its dataset, not a list of datasets.
+func (w *work) runsOn(i int) bool {
+	wd := w.words[i]
+	return i+2 < len(w.words) && !wd.comma && !wd.stop && !wd.close && w.words[i+1].lower == "on" && w.words[i+2].named
+}
+
+// titleBenchmark links the paper's name as a dataset when its title
+// calls it one: "HeuriGym: An Agentic Benchmark for ...", "X: A
+// Large-Scale Dataset of ...". The head must end the appositive's noun
+// phrase, so "CAGE: A Framework for ... Benchmark Generation" is no
+// benchmark.
+func (w *work) titleBenchmark(name string) {
+	if name == "" || w.body == 0 || !strings.Contains(w.text.Clean[:w.body], name) {
+		return
+	}
+	colon := -1
+	for i := 0; i < w.bodyWord; i++ {
+		if wd := w.words[i]; wd.stop && wd.end < len(w.text.Clean) && w.text.Clean[wd.end] == ':' {
+			colon = i
+			break
+		}
+	}
+	if colon < 0 || colon+1 >= w.bodyWord || w.words[colon+1].class&determiner == 0 {
+		return
+	}
+	for i := colon + 2; i < w.bodyWord && i <= colon+6; i++ {
+		wd := w.words[i]
+		if wd.class&datasetHead != 0 {
+			if i+1 == w.bodyWord || wd.stop || wd.comma || notModifiers[w.words[i+1].lower] {
+				start := strings.Index(w.text.Clean[:w.body], name)
+				w.add(graph.Dataset, name, -1, start, start+len(name))
+			}
+			return
+		}
+		if wd.stop || wd.comma || wd.class&methodHead != 0 {
+			return
+		}
 	}
 }
 

@@ -214,6 +214,7 @@ func (x *Extractor) Extract(ctx context.Context, d Document) (graph.Paper, error
 	acronyms := w.resolveAcronyms(ctx)
 	name := w.name(acronyms)
 	w.datasets(ctx, acronyms, name)
+	w.titleBenchmark(name)
 	w.checkpoints(ctx, name)
 	if x.off&stageSystems == 0 {
 		w.systems(ctx, acronyms, name)
@@ -355,7 +356,10 @@ func (w *work) matchVocab(ctx context.Context, t *trie, ids []uint32) {
 			return
 		}
 		start, end := w.toks[m.first].start, w.toks[m.last].end
-		if t == w.x.v.entities && (w.partOfName(start, end) || w.idiom(m) || w.shortFor(w.matches[:k], m)) {
+		if t == w.x.v.entities && (w.partOfName(start, end) || w.setPhrase(m, idioms) || w.shortFor(w.matches[:k], m)) {
+			continue
+		}
+		if t == w.x.v.modalities && w.setPhrase(m, methodSenses) {
 			continue
 		}
 		for _, e := range m.entries {
@@ -388,10 +392,13 @@ func (w *work) shortFor(earlier []match, m match) bool {
 	return false
 }
 
+// neighbours are the words before and after a one-word alias that make
+// a set phrase of it, by the alias lower-cased.
+type neighbours map[string]struct{ before, after map[string]bool }
+
 // idioms are the set phrases in which a one-word alias is an ordinary
-// word: the attention a problem draws is no attention mechanism. Each
-// lists the words before and after it that make the phrase.
-var idioms = map[string]struct{ before, after map[string]bool }{
+// word: the attention a problem draws is no attention mechanism.
+var idioms = neighbours{
 	"attention": {
 		before: setOf(`pay pays paid paying draw draws drew drawn drawing attract attracts attracted
 			attracting gain gains gained gaining garner garnered receive receives received receiving
@@ -403,13 +410,24 @@ var idioms = map[string]struct{ before, after map[string]bool }{
 	"simulation": {after: setOf("task tasks benchmark benchmarks")},
 }
 
-// idiom reports whether the one-token match m is part of a set phrase
-// (see idioms).
-func (w *work) idiom(m match) bool {
+// methodSenses are the set phrases in which a one-word modality cue is
+// part of a method, not the data: "3D RoPE" and "3D rank allocation" take
+// no 3D data, "proximity graphs" and "graph-based abstraction" no graphs.
+var methodSenses = neighbours{
+	"3d": {after: setOf(`positions position positional rope decomposition decompositions rank ranks
+		convolution convolutions conv kernel kernels tensor tensors attention embedding embeddings
+		encoding encodings`)},
+	"graph":  {before: setOf("memory proximity computation computational factor call"), after: setOf("based theoretic search")},
+	"graphs": {before: setOf("memory proximity computation computational factor call")},
+}
+
+// setPhrase reports whether the one-token match m is part of a set
+// phrase of table.
+func (w *work) setPhrase(m match, table neighbours) bool {
 	if m.first != m.last {
 		return false
 	}
-	id, ok := idioms[strings.ToLower(w.toks[m.first].text)]
+	id, ok := table[strings.ToLower(w.toks[m.first].text)]
 	if !ok {
 		return false
 	}

@@ -69,8 +69,19 @@ func (w *work) name(defs map[string]*acronym) string {
 		switch {
 		case wd.class&namingWord != 0 && i+1 < len(w.words):
 			consider(w.namedAfter(i+1, defs), wd.start)
-		case wd.lower == "our" && i+2 < len(w.words) && w.words[i+1].class&methodHead != 0 && w.words[i+1].comma:
-			if c := w.words[i+2]; (c.named || capitalised(c.text) && c.class&commonCap == 0) && !w.generic(c) {
+		case wd.lower == "our" && i+2 < len(w.words):
+			j := i + 1
+			if w.words[j].lower == "proposed" && j+2 < len(w.words) {
+				j++ // "Our proposed method, X"
+			}
+			if w.words[j].class&methodHead == 0 || !w.words[j].comma {
+				break
+			}
+			// "Our method, “Routing Manifold Alignment (RoMA)”, ...": the
+			// acronym of the long form the appositive starts with.
+			if s := w.longFormAcronym(j+1, defs); s != "" {
+				consider(s, wd.start)
+			} else if c := w.words[j+1]; (c.named || capitalised(c.text) && c.class&commonCap == 0 && w.standsAlone(j+1)) && !w.generic(c) {
 				consider(c.text, wd.start)
 			}
 		case (wd.lower == "proposed" || wd.lower == "resulting") && i+1 < len(w.words):
@@ -159,7 +170,17 @@ func (w *work) objectName(start int, defs map[string]*acronym) string {
 		if a := defs[singular(wd.text)]; a != nil && a.word == j && a.long >= 0 && a.long <= obj+2 && len(a.entries) == 0 && !w.generic(wd) {
 			return wd.text
 		}
+		// "In-Place Test-Time Training (In-Place TTT)": a short form of
+		// two words, the long form's first and an acronym of the rest.
+		if j+1 < end && !wd.close && w.words[j+1].close && wd.text == w.words[obj].text && shortForm(w.words[j+1].text) {
+			return w.text.Clean[wd.start:w.words[j+1].end]
+		}
 		break
+	}
+	// "presents Prior Depth Anything, a framework": capitalised words
+	// up to the appositive's comma.
+	if k, ok := w.capitalisedRun(obj, end); ok && w.words[k].comma && k+1 < end && w.words[k+1].class&determiner != 0 && !w.notionAfter(k+2, end) {
+		return w.text.Clean[w.words[obj].start:w.words[k].end]
 	}
 	// ..., named X.
 	for j := obj; j < end-1; j++ {
@@ -207,6 +228,79 @@ func (w *work) objectName(start int, defs map[string]*acronym) string {
 			if wd.stop || wd.comma {
 				break
 			}
+		}
+	}
+	// "two novel attacks with very limited assumptions: DistinSMOTE,
+	// which ...": the name after the colon that ends the object.
+	if last := w.words[end-1]; last.stop && last.end < len(w.text.Clean) && w.text.Clean[last.end] == ':' && end < len(w.words) {
+		if c := w.words[end]; c.named && !w.generic(c) && !c.open {
+			return c.text
+		}
+		if k, ok := w.capitalisedRun(end, min(end+3, len(w.words))); ok && k > end && (w.words[k].comma || w.words[k].stop || k+1 < len(w.words) && w.words[k+1].lower == "and") {
+			return w.text.Clean[w.words[end].start:w.words[k].end]
+		}
+	}
+	return ""
+}
+
+// notionAfter reports whether an appositive from word j (before end)
+// calls what it follows a notion rather than a method: "Reasoning
+// Editing, a paradigm for ...", "X, a novel concept".
+func (w *work) notionAfter(j, end int) bool {
+	for k := j; k < end && k < j+3; k++ {
+		if conceptWords[w.words[k].lower] || w.words[k].lower == "paradigm" {
+			return true
+		}
+		if w.words[k].comma || w.words[k].stop {
+			break
+		}
+	}
+	return false
+}
+
+// capitalisedRun returns the last of the capitalised or name-like words
+// from word from (before limit) that run without punctuation between
+// them, and whether there is one: the words of a multi-word name, "Prior
+// Depth Anything". The first word is no vocabulary concept and no word
+// that capitalises a sentence.
+func (w *work) capitalisedRun(from, limit int) (int, bool) {
+	if from >= limit {
+		return 0, false
+	}
+	first := w.words[from]
+	if w.generic(first) || first.class&commonCap != 0 || first.open {
+		return 0, false
+	}
+	k := from
+	for ; k < limit; k++ {
+		wd := w.words[k]
+		if !(capitalised(wd.text) || wd.named) || k > from && wd.open {
+			return 0, false
+		}
+		if wd.comma || wd.stop || wd.close || k-from >= 4 {
+			break
+		}
+		if k+1 < limit && !(capitalised(w.words[k+1].text) || w.words[k+1].named) {
+			break
+		}
+	}
+	return min(k, limit-1), true
+}
+
+// longFormAcronym returns the acronym whose long form starts at word j
+// (or the word after, for a lower-case "iterated Shared Q-Learning
+// (iS-QL)") and that names no vocabulary concept, or "".
+func (w *work) longFormAcronym(j int, defs map[string]*acronym) string {
+	for k := j; k < len(w.words) && k <= j+8; k++ {
+		wd := w.words[k]
+		if wd.open {
+			if a := defs[singular(wd.text)]; a != nil && a.word == k && a.long >= j && a.long <= j+1 && len(a.entries) == 0 && !w.generic(wd) {
+				return wd.text
+			}
+			return ""
+		}
+		if wd.stop || wd.comma {
+			return ""
 		}
 	}
 	return ""

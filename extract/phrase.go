@@ -40,7 +40,8 @@ var taskHeads = setOf(`generation detection segmentation estimation forecasting 
 	sampling coding programming inversion acceleration regression sparsification sensing bandits bandit
 	aggregation recovery hallucination interpretability computation measurement robustness fairness
 	safety security privacy transferability provenance management upsampling filtering
-	perception`)
+	perception compositing customization personalization personalisation debiasing
+	auditing`)
 
 // agentHeads map the agent noun of a task to its head: "a unified image
 // tokenizer" does image tokenization, "an X detector" X detection.
@@ -117,7 +118,9 @@ var notModifiers = setOf(`a an the of for in on at to from by with via and or bu
 	limits hinder hinders remain poses pose raise raises emerge emerges attract attracts
 	hurt hurts accelerate accelerates equip equips bring brings turn turns meet reach reaches
 	matter unlock explain explains reveal reveals rethink revisit
-	although though whereas because since unless whether once if`)
+	although though whereas because since unless whether once if after before during
+	major minor main primary central crucial essential vital
+	seek seeks integrate integrates stabilize stabilizes`)
 
 // genericTasks are phrases the grammar finds that name no research
 // problem: GUIDELINES.md's generic goals and whole disciplines.
@@ -142,7 +145,7 @@ var participles = setOf(`supervised unsupervised self-supervised semi-supervised
 	modeling modelling mining clustering ranking understanding matching editing forecasting
 	retrieval fine-tuning pretraining pre-training post-training prompting decoding sampling
 	coding programming routing scheduling queueing queuing manufacturing engineering rendering monitoring
-	anomaly assembly family early multi-agent`)
+	anomaly assembly family early multi-agent private`)
 
 // phrase is a task phrase found in the text: its canonical name and the
 // cleaned bytes it covers.
@@ -528,7 +531,8 @@ func (w *work) phraseAt(i int) (phrase, bool) {
 	}
 	if !wd.stop && !wd.comma && !wd.close && i+2 < len(w.words) && w.words[i+1].lower == "of" {
 		from := i + 2
-		if w.words[from].class&determiner != 0 {
+		// "Tracking of Any Point" is point tracking.
+		if w.words[from].class&determiner != 0 || w.words[from].lower == "any" {
 			from++
 		}
 		if p, ok := w.objectPhrase(i, head, from); ok {
@@ -576,12 +580,40 @@ func (w *work) modifiersBefore(i int) int {
 		if j > 0 && w.words[j-1].lower == "to" && !w.words[j-1].stop {
 			break // "to Prevent X": an infinitive's verb
 		}
+		if mannerAdjective(m.lower) {
+			break // "diffusion-based image compositing" is image compositing
+		}
 		first = j
 		if m.open {
 			break
 		}
 	}
+	// "Globally Aware Optimization": an adverb before the modifiers
+	// makes the first an adjective of its, which names no problem
+	// ("visually grounded reasoning" keeps its participle).
+	if first < i && first > 0 && first != w.bodyWord {
+		if p := w.words[first-1]; !p.stop && !p.comma && strings.HasSuffix(p.lower, "ly") && p.class&participle == 0 && len(p.lower) > 4 && w.words[first].class&participle == 0 {
+			first++
+		}
+	}
 	return first
+}
+
+// mannerSuffixes end the compound adjectives that say how a method
+// works rather than what problem it solves: "diffusion-based",
+// "LLM-driven", "uncertainty-aware". ("-guided" stays: "instruction-guided
+// image editing" is a field's label.)
+var mannerSuffixes = []string{"-based", "-driven", "-aware", "-informed", "-aligned", "-enhanced", "-inspired", "-powered", "-assisted", "-crafted"}
+
+// mannerAdjective reports whether the lower-case word s is such an
+// adjective.
+func mannerAdjective(s string) bool {
+	for _, suf := range mannerSuffixes {
+		if strings.HasSuffix(s, suf) {
+			return true
+		}
+	}
+	return false
 }
 
 // startsClause reports whether word i opens a title, a sentence or a
