@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -13,11 +12,6 @@ import (
 
 	"github.com/papergraph/papergraph/graph"
 )
-
-// adamicAdar is the weight of a shared entity linked to degree papers: rare
-// entities say more about two papers than hubs. A degree below 2 would
-// divide by log(1) = 0 or less; it counts as 2.
-func adamicAdar(degree uint64) float64 { return 1 / math.Log(float64(max(degree, 2))) }
 
 // Bounds of the taxonomy followed with Family: part of what a family is.
 const (
@@ -161,7 +155,7 @@ func sortGroups(src shareLists, groups []*shareGroup) []*shareGroup {
 		for _, m := range g.members {
 			g.degree += uint64(len(src.list(m)))
 		}
-		g.bonus = adamicAdar(g.degree)
+		g.bonus = graph.AdamicAdar(int(g.degree))
 		g.list = src.list(g.members[0])
 		for _, m := range g.members[1:] {
 			g.list = unionOrdinals(g.list, src.list(m))

@@ -151,7 +151,7 @@ func (b *brute) matches(id string, q graph.SharingQuery) []bruteMatch {
 		m := bruteMatch{id: p.ID}
 		for _, g := range in {
 			if !slices.ContainsFunc(in, func(h *group) bool { return h.ancestors[g.id] }) {
-				m.score += adamicAdar(g.degree)
+				m.score += graph.AdamicAdar(int(g.degree))
 				m.shared = append(m.shared, g.id)
 			}
 		}
