@@ -14,12 +14,12 @@ import (
 	"github.com/papergraph/papergraph/graph/store"
 )
 
-// seedStores returns the seed graph in Badger and, bulk-loaded from its
-// RDF export, in a Dgraph cluster of the test's own, with every paper id;
-// the Badger store is open read-write.
-func seedStores(t *testing.T) (*store.Store, *dgraph.Store, *dgraphtest.Cluster, []string) {
+// seedStores returns the seed graph in Badger (in dir, open read-write)
+// and, bulk-loaded from its RDF export, in a Dgraph cluster of the test's
+// own, with every paper id.
+func seedStores(t *testing.T) (bs *store.Store, ds *dgraph.Store, c *dgraphtest.Cluster, ids []string, dir string) {
 	t.Helper()
-	c := dgraphtest.Zero(t)
+	c = dgraphtest.Zero(t)
 	ctx := context.Background()
 	sg := newSeedGraph(t)
 	rdf := filepath.Join(t.TempDir(), "seeds.rdf.gz")
@@ -31,16 +31,15 @@ func seedStores(t *testing.T) (*store.Store, *dgraph.Store, *dgraphtest.Cluster,
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { bs.Close() })
-	ds, err := dgraph.Open(ctx, c.Addr, dgraph.Options{})
+	ds, err = dgraph.Open(ctx, c.Addr, dgraph.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ds.Close() })
-	var ids []string
 	if err := bs.Walk(ctx, func(p graph.Paper) error { ids = append(ids, p.ID); return nil }, nil); err != nil {
 		t.Fatal(err)
 	}
-	return bs, ds, c, ids
+	return bs, ds, c, ids, sg.dir
 }
 
 // sharer is what compareSharing asks: either store.
@@ -83,7 +82,7 @@ func compareSharing(t *testing.T, a, b sharer, ids []string, qs []graph.SharingQ
 // and several kinds, minShared and first (a small first cuts among tied
 // scores, which both must break by paper id).
 func TestDgraphSharing(t *testing.T) {
-	bs, ds, _, ids := seedStores(t)
+	bs, ds, _, ids, _ := seedStores(t)
 	var qs []graph.SharingQuery
 	for _, family := range []bool{true, false} {
 		for _, ks := range [][]graph.Kind{nil, {graph.Task}, {graph.Technique}, {graph.Task, graph.Modality, graph.Dataset, graph.Technique}} {

@@ -36,6 +36,10 @@ import (
 //	pg.link      | paper          | -> each entity it links to     | degrees (count(~pg.link)), sharing,
 //	             |                |                                | traversals
 //	pg.broader   | entity         | -> each broader entity         | taxonomy, family, traversals
+//	pg.fix       | correction     | entity id merged away, or an   | PutPapers links papers naming it to
+//	             |                | alias made another's name      | pg.fixto instead (curation)
+//	pg.fixto     | correction     | -> the entity pg.fix resolves  | the same
+//	             |                | to                             |
 //
 // Names are prefixed so that the graph can share a cluster with others.
 // Changing a predicate's meaning is a format change: export as RDF from a
@@ -52,6 +56,8 @@ pg.record: string .
 pg.digest: string .
 pg.link: [uid] @reverse @count .
 pg.broader: [uid] @reverse @count .
+pg.fix: string @index(exact) @upsert .
+pg.fixto: uid @reverse .
 
 type Paper {
 	pg.id
@@ -61,6 +67,11 @@ type Paper {
 	pg.record
 	pg.digest
 	pg.link
+}
+
+type Correction {
+	pg.fix
+	pg.fixto
 }
 
 type Entity {
@@ -149,7 +160,9 @@ func EntityFacts(e graph.Entity) []Fact {
 		{Pred: "pg.prefix", Value: graph.Slug(e.Name)},
 	}
 	for _, a := range e.Aliases {
-		if graph.Slug(a) == "" {
+		// As the Badger store keeps them: never the name itself (which a
+		// merge's correction would add).
+		if graph.Slug(a) == "" || a == e.Name {
 			continue
 		}
 		fs = append(fs,
