@@ -96,3 +96,58 @@ func TestDgraphSharing(t *testing.T) {
 	compareSharing(t, bs, ds, ids, qs)
 	t.Logf("%d papers, %d queries each", len(ids), len(qs))
 }
+
+// TestDgraphPath compares path over Dgraph with the Badger store's on the
+// seed graph, from every other paper to every paper and to every tenth
+// entity:
+// among equally short paths both must return the same one.
+func TestDgraphPath(t *testing.T) {
+	ctx := context.Background()
+	bs, ds, _, ids, _ := seedStores(t)
+	var ends []string
+	ends = append(ends, ids...)
+	page, err := bs.ListEntities(ctx, graph.EntityQuery{Order: graph.ByName, First: graph.MaxLimit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range page.Entities {
+		if i%10 == 0 {
+			ends = append(ends, e.ID())
+		}
+	}
+	found := 0
+	for i, from := range ids {
+		if i%2 == 1 {
+			continue
+		}
+		for _, to := range ends {
+			for _, hops := range []int{2, 4} {
+				bg, bok, err := bs.Path(ctx, from, to, hops)
+				if err != nil {
+					t.Fatalf("badger Path(%s, %s, %d): %v", from, to, hops, err)
+				}
+				dg, dok, err := ds.Path(ctx, from, to, hops)
+				if err != nil {
+					t.Fatalf("dgraph Path(%s, %s, %d): %v", from, to, hops, err)
+				}
+				if bok {
+					found++
+				}
+				if bok != dok || !cmp.Equal(pathIDs(bg), pathIDs(dg)) || !cmp.Equal(bg.Edges, dg.Edges) {
+					t.Errorf("Path(%s, %s, %d) = %v %v %v; badger %v %v %v", from, to, hops, dok, pathIDs(dg), dg.Edges, bok, pathIDs(bg), bg.Edges)
+				}
+			}
+		}
+	}
+	if found == 0 {
+		t.Error("no path found: the comparison proves nothing")
+	}
+}
+
+func pathIDs(g graph.Subgraph) []string {
+	var out []string
+	for _, n := range g.Nodes {
+		out = append(out, n.ID())
+	}
+	return out
+}
