@@ -10,6 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/papergraph/papergraph/graph"
+	"github.com/papergraph/papergraph/graph/dgraph"
+	"github.com/papergraph/papergraph/graph/dgraph/dgraphtest"
 	"github.com/papergraph/papergraph/graph/store"
 )
 
@@ -214,11 +216,36 @@ func TestDgraphCuration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer bs2.Close()
 	compareCurated(t, "ingest again", bs2, ds, ids)
 	for _, e := range allEntities(t, ds) {
 		if slices.Contains([]string{mid.ID(), victim.ID()}, e.ID()) {
 			t.Errorf("ingest again: merged entity %s is back in dgraph", e.ID())
 		}
 	}
+	bs2.Close()
+
+	// The curated database moved by export --format rdf and dgraph bulk
+	// carries its corrections: ingesting the seeds into the new cluster
+	// keeps the merges.
+	c2 := dgraphtest.Zero(t)
+	rdf := filepath.Join(t.TempDir(), "curated.rdf.gz")
+	if _, _, err := runCmd(t, "export", "--db", dir, "--format", "rdf", "-o", rdf); err != nil {
+		t.Fatal(err)
+	}
+	c2.Bulk(rdf, filepath.Join(filepath.Dir(rdf), "curated.schema"))
+	c2.Alpha("bulk")
+	if _, _, err := runCmd(t, append([]string{"ingest", "--dgraph", c2.Addr}, files...)...); err != nil {
+		t.Fatal(err)
+	}
+	ds2, err := dgraph.Open(ctx, c2.Addr, dgraph.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds2.Close()
+	bs3, err := store.Open(dir, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bs3.Close()
+	compareCurated(t, "bulk load of the curated graph, ingest again", bs3, ds2, ids)
 }

@@ -319,7 +319,7 @@ func merge(ctx context.Context, txn *dgo.Txn, w *batchWriter, fixes graph.Correc
 	var set []map[string]any
 	// The correction, and the earlier ones to a re-pointed to b.
 	fixes[a.ID] = target
-	set = append(set, map[string]any{"uid": "_:fix", "dgraph.type": "Correction", "pg.fix": a.ID, "pg.fixto": map[string]any{"uid": b.UID}})
+	set = append(set, w.object(schema.CorrectionID(a.ID), schema.CorrectionFacts(a.ID, b.ID)))
 	for _, f := range a.Fixes {
 		fixes[f.From] = target
 		set = append(set, map[string]any{"uid": f.UID, "pg.fixto": map[string]any{"uid": b.UID}})
@@ -423,7 +423,8 @@ func (s *Store) AddAlias(ctx context.Context, ref, alias string) (graph.Entity, 
 					return err
 				}
 			} else if _, ok := fixes[xid]; !ok {
-				if err := w.set([]map[string]any{{"uid": "_:fix", "dgraph.type": "Correction", "pg.fix": xid, "pg.fixto": map[string]any{"uid": b.UID}}}); err != nil {
+				w.uids[b.ID] = b.UID
+				if err := w.set([]map[string]any{w.object(schema.CorrectionID(xid), schema.CorrectionFacts(xid, b.ID))}); err != nil {
 					return err
 				}
 			}

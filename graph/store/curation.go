@@ -40,6 +40,17 @@ func (s *Store) corrections() (corrections, error) {
 	return fixes, nil
 }
 
+// Corrections returns the corrections the database holds (see
+// graph.Corrections): what an RDF export carries to Dgraph, so that a
+// bulk-loaded cluster keeps the merges and aliases made here.
+func (s *Store) Corrections(ctx context.Context) (graph.Corrections, error) {
+	fixes := corrections{}
+	if err := s.view(ctx, func(txn *badger.Txn) error { return readCorrections(txn, fixes) }); err != nil {
+		return nil, fmt.Errorf("read corrections: %w", err)
+	}
+	return fixes, nil
+}
+
 // readCorrections adds the corrections stored in txn to into.
 func readCorrections(txn *badger.Txn, into corrections) error {
 	it := txn.NewIterator(badger.IteratorOptions{Prefix: allKeys(prefixCorrection), PrefetchValues: true})

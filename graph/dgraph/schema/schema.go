@@ -176,3 +176,19 @@ func EntityFacts(e graph.Entity) []Fact {
 	}
 	return fs
 }
+
+// CorrectionID is the node name of the correction of the entity id from
+// (a blank node label in an RDF export, a key of an upsert's nodes): no
+// paper or entity id starts with "correction:".
+func CorrectionID(from string) string { return "correction:" + from }
+
+// CorrectionFacts returns the predicates of the correction that entity id
+// from (merged away, or an alias made another's name) resolves to the
+// entity id to.
+func CorrectionFacts(from, to string) []Fact {
+	return []Fact{
+		{Pred: "dgraph.type", Value: "Correction"},
+		{Pred: "pg.fix", Value: from},
+		{Pred: "pg.fixto", Ref: to},
+	}
+}
