@@ -11,21 +11,10 @@ import (
 	"github.com/papergraph/papergraph/graph"
 )
 
-// maxPathHops is the Badger store's bound on Path's maxHops.
-const maxPathHops = 8
-
-// Bounds of Path's breadth-first search, the Badger store's (see
-// graph/store's Path): an entity's expansion reads its first pathFanout
-// papers by id, and a hub whose papers were read only in part is checked
-// for an edge to the first pathChecks nodes of the other side's frontier.
-const (
-	pathFanout = 256
-	pathChecks = 64
-)
-
 // pathNode is a node as a level of Path's search reads it: a paper's
 // entities, or an entity's broader and narrower entities, its first
-// pathFanout papers and those of the other frontier it links to (hub).
+// graph.PathFanout papers and those of the other frontier it links to
+// (hub).
 type pathNode struct {
 	UID      string     `json:"uid"`
 	ID       string     `json:"pg.id"`
@@ -38,20 +27,17 @@ type pathNode struct {
 
 // Path returns a shortest path between from and to of at most maxHops
 // edges (1..8) over the same undirected edges as Neighborhood, ok false
-// when there is none within maxHops. It is the Badger store's
-// bidirectional breadth-first search (see graph/store's Path), run level
-// by level with one DQL query per level in one read-only transaction, and
-// visiting neighbours in the same order (a paper's entities by id; an
-// entity's broader, then narrower entities, then its first pathFanout
-// papers, each by id), so that among paths of equal length both stores
-// return the same one. DQL's shortest is not used: it picks among equal
+// when there is none within maxHops. It is the search of the Badger
+// store's Path too, graph.ShortestPath, over a pathGraph that reads each
+// level with one DQL query, in one read-only transaction, so that among
+// paths of equal length both stores return the same one. DQL's shortest is not used: it picks among equal
 // paths in its own (uid) order, its k-shortest search, which would let
 // the client pick, answered about 4 queries a second on a 10,000-paper
 // graph, and on 100,000 papers shortest itself failed with "Exceeded
 // query edge limit" where this search answers in a few queries.
 func (s *Store) Path(ctx context.Context, from, to string, maxHops int) (graph.Subgraph, bool, error) {
-	if maxHops < 1 || maxHops > maxPathHops {
-		return graph.Subgraph{}, false, fmt.Errorf("path %s %s: %w: max hops %d not in 1..%d", from, to, graph.ErrBadArgument, maxHops, maxPathHops)
+	if maxHops < 1 || maxHops > graph.MaxPathHops {
+		return graph.Subgraph{}, false, fmt.Errorf("path %s %s: %w: max hops %d not in 1..%d", from, to, graph.ErrBadArgument, maxHops, graph.MaxPathHops)
 	}
 	for _, id := range []string{from, to} {
 		if err := checkID(id); err != nil {
@@ -73,7 +59,7 @@ func (s *Store) Path(ctx context.Context, from, to string, maxHops int) (graph.S
 			return graph.Subgraph{}, false, fmt.Errorf("path %s %s: %s: %w", from, to, id, graph.ErrNotFound)
 		}
 	}
-	ids, found, err := bfsPath(ctx, txn, uids, from, to, maxHops)
+	ids, found, err := graph.ShortestPath(ctx, &pathGraph{txn: txn, uids: uids}, from, to, maxHops)
 	if err != nil {
 		return graph.Subgraph{}, false, fmt.Errorf("path %s %s: %w", from, to, err)
 	}
@@ -106,64 +92,45 @@ func (s *Store) Path(ctx context.Context, from, to string, maxHops int) (graph.S
 	return g, true, nil
 }
 
-// bfsSide is one end of the search: the parent of each node reached,
-// toward the end it started from, and the last level reached.
-type bfsSide struct {
-	parent   map[string]string
-	frontier []string
+// pathGraph is the graph ShortestPath searches: the level it expands,
+// read by one query (expand), and the uid of every id met.
+type pathGraph struct {
+	txn   *dgo.Txn
+	uids  map[string]string
+	level map[string]*pathNode
 }
 
-// bfsPath returns the ids of a shortest path from -> to, in order, as the
-// Badger store's bfsPath finds it; uids maps the ids met to their uids.
-func bfsPath(ctx context.Context, txn *dgo.Txn, uids map[string]string, from, to string, maxHops int) ([]string, bool, error) {
-	if from == to {
-		return []string{from}, true, nil
+func (g *pathGraph) Level(ctx context.Context, frontier, other []string) error {
+	var err error
+	g.level, err = expand(ctx, g.txn, g.uids, frontier, other)
+	return err
+}
+
+func (g *pathGraph) Neighbors(u string, fn func(v string) bool) error {
+	for _, v := range g.level[u].neighbors() {
+		g.uids[v.ID] = v.UID
+		if !fn(v.ID) {
+			break
+		}
 	}
-	a := &bfsSide{parent: map[string]string{from: ""}, frontier: []string{from}}
-	b := &bfsSide{parent: map[string]string{to: ""}, frontier: []string{to}}
-	for hops := 0; hops < maxHops && len(a.frontier) > 0 && len(b.frontier) > 0; hops++ {
-		side, other := a, b
-		if len(b.frontier) < len(a.frontier) {
-			side, other = b, a
+	return nil
+}
+
+// Linked answers from the papers of the other frontier that expand found
+// linked to u.
+func (g *pathGraph) Linked(u string, papers []string) (string, error) {
+	linked := map[string]bool{}
+	if n := g.level[u]; n != nil {
+		for _, p := range n.Hub {
+			linked[p.ID] = true
 		}
-		level, err := expand(ctx, txn, uids, side.frontier, other.frontier)
-		if err != nil {
-			return nil, false, err
-		}
-		var next []string
-		for _, u := range side.frontier {
-			meet := ""
-			n := 0
-			for _, v := range level[u].neighbors() {
-				uids[v.ID] = v.UID
-				if _, seen := side.parent[v.ID]; !seen {
-					side.parent[v.ID] = u
-					next = append(next, v.ID)
-					if _, hit := other.parent[v.ID]; hit {
-						meet = v.ID
-						break
-					}
-				}
-				if !graph.IsPaperID(u) && graph.IsPaperID(v.ID) {
-					n++
-				}
-				if n == pathFanout {
-					break
-				}
-			}
-			if meet == "" && n == pathFanout {
-				meet = hubMeet(level[u], side, other)
-			}
-			if meet != "" {
-				return joinPath(a, b, meet), true, nil
-			}
-		}
-		if err := ctx.Err(); err != nil {
-			return nil, false, err
-		}
-		side.frontier = next
 	}
-	return nil, false, nil
+	for _, p := range papers {
+		if linked[p] {
+			return p, nil
+		}
+	}
+	return "", nil
 }
 
 // neighbors returns n's neighbours in the Badger store's order: a paper's
@@ -183,15 +150,15 @@ func (n *pathNode) neighbors() []pathNode {
 }
 
 // expand reads the nodes of frontier (ids) with their neighbours, and for
-// each entity the papers among the first pathChecks nodes of the other
-// frontier it links to.
+// each entity the papers among the first graph.PathChecks nodes of the
+// other frontier it links to.
 func expand(ctx context.Context, txn *dgo.Txn, uids map[string]string, frontier, other []string) (map[string]*pathNode, error) {
 	var us, checks []string
 	for _, id := range frontier {
 		us = append(us, uids[id])
 	}
 	for i, id := range other {
-		if i == pathChecks {
+		if i == graph.PathChecks {
 			break
 		}
 		if graph.IsPaperID(id) {
@@ -203,7 +170,7 @@ func expand(ctx context.Context, txn *dgo.Txn, uids map[string]string, frontier,
 		hub = "hub: ~pg.link @filter(uid(" + strings.Join(checks, ", ") + ")) { uid pg.id }"
 	}
 	q := fmt.Sprintf(`{ q(func: uid(%s)) { uid pg.id pg.link { uid pg.id } pg.broader { uid pg.id } narrower: ~pg.broader { uid pg.id }
-		papers: ~pg.link (orderasc: pg.id, first: %d) { uid pg.id } %s } }`, strings.Join(us, ", "), pathFanout, hub)
+		papers: ~pg.link (orderasc: pg.id, first: %d) { uid pg.id } %s } }`, strings.Join(us, ", "), graph.PathFanout, hub)
 	var r struct{ Q []pathNode }
 	if err := queryTxn(ctx, txn, q, nil, &r); err != nil {
 		return nil, err
@@ -213,42 +180,6 @@ func expand(ctx context.Context, txn *dgo.Txn, uids map[string]string, frontier,
 		out[r.Q[i].ID] = &r.Q[i]
 	}
 	return out, nil
-}
-
-// hubMeet returns the first paper of the other side's frontier (among its
-// first pathChecks nodes) that hub entity u, whose papers were read only
-// in part, links to, recorded as reached from u; "" when there is none.
-func hubMeet(u *pathNode, side, other *bfsSide) string {
-	linked := map[string]bool{}
-	for _, p := range u.Hub {
-		linked[p.ID] = true
-	}
-	for i, p := range other.frontier {
-		if i == pathChecks {
-			break
-		}
-		if linked[p] {
-			if _, seen := side.parent[p]; !seen {
-				side.parent[p] = u.ID
-			}
-			return p
-		}
-	}
-	return ""
-}
-
-// joinPath returns the path through meet, a node both sides reached, from
-// a's start to b's start.
-func joinPath(a, b *bfsSide, meet string) []string {
-	var left []string
-	for v := meet; v != ""; v = a.parent[v] {
-		left = append(left, v)
-	}
-	slices.Reverse(left)
-	for v := b.parent[meet]; v != ""; v = b.parent[v] {
-		left = append(left, v)
-	}
-	return left
 }
 
 // edgeBetween returns the edge joining adjacent nodes a and b in its own
