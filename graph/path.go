@@ -20,7 +20,8 @@ const (
 	PathChecks  = 64
 )
 
-// PathGraph is what ShortestPath reads of a store.
+// PathGraph is what ShortestPath reads of a store: the Badger store reads
+// keys as it goes, the Dgraph store a level per query.
 type PathGraph interface {
 	// Level is called before a frontier is expanded, with the other
 	// side's: a store that reads a level at a time reads it here.
