@@ -12,19 +12,12 @@ import (
 	"github.com/papergraph/papergraph/graph"
 )
 
-// Bounds of the taxonomy followed with Family, the Badger store's (see
-// graph/store's Sharing): part of what a family is.
-const (
-	taxonomyDepth  = 4  // levels followed up or down
-	taxonomyFamily = 64 // entities in one walk
-)
-
 // familyTaxonomyQuery reads the taxonomy around the paper's entities of
-// the asked kinds (%s is the kind filter): up 2*taxonomyDepth levels, so
-// that the ancestors of an ancestor are known, and down taxonomyDepth
+// the asked kinds (%s is the kind filter): up 2*graph.FamilyDepth levels, so
+// that the ancestors of an ancestor are known, and down graph.FamilyDepth
 // levels from every entity a group can be, with each node's degree and
 // broader edges. The walks themselves are made from it client-side,
-// because their order and taxonomyFamily cap (nearest first, by id within
+// because their order and graph.FamilySize cap (nearest first, by id within
 // a parent) are the Badger store's and DQL's @recurse has neither.
 var familyTaxonomyQuery = func() string {
 	var b strings.Builder
@@ -35,15 +28,15 @@ var familyTaxonomyQuery = func() string {
 	own(func: uid(U0)) { uid }
 `)
 	up := []string{"U0"}
-	for l := 1; l <= 2*taxonomyDepth; l++ {
+	for l := 1; l <= 2*graph.FamilyDepth; l++ {
 		fmt.Fprintf(&b, "\tvar(func: uid(U%d)) { U%d as pg.broader }\n", l-1, l)
 		up = append(up, "U"+strconv.Itoa(l))
 	}
-	groups := strings.Join(up[:taxonomyDepth+1], ", ")
+	groups := strings.Join(up[:graph.FamilyDepth+1], ", ")
 	fmt.Fprintf(&b, "\tvar(func: uid(%s)) { D1 as ~pg.broader }\n", groups)
 	all := slices.Clone(up)
 	all = append(all, "D1")
-	for l := 2; l <= taxonomyDepth; l++ {
+	for l := 2; l <= graph.FamilyDepth; l++ {
 		fmt.Fprintf(&b, "\tvar(func: uid(D%d)) { D%d as ~pg.broader }\n", l-1, l)
 		all = append(all, "D"+strconv.Itoa(l))
 	}
@@ -94,27 +87,13 @@ func newTaxonomy(ns []node) *taxonomy {
 	return t
 }
 
-// walk returns the entities reachable from id through adj within depth
-// levels, nearest first, at most taxonomyFamily of them, without id: the
-// Badger store's taxonomyWalk over the same edges in the same order.
+// walk is graph.FamilyWalk over adj.
 func walk(adj map[string][]string, id string, depth int) []string {
-	seen := map[string]bool{id: true}
-	var out []string
-	frontier := []string{id}
-	for level := 0; level < depth && len(frontier) > 0; level++ {
-		var next []string
-		for _, u := range frontier {
-			for _, v := range adj[u] {
-				if !seen[v] && len(out) < taxonomyFamily {
-					seen[v] = true
-					out = append(out, v)
-					next = append(next, v)
-				}
-			}
+	return graph.FamilyWalk(id, depth, func(u string, yield func(v string)) {
+		for _, v := range adj[u] {
+			yield(v)
 		}
-		frontier = next
-	}
-	return out
+	})
 }
 
 // groups returns the family groups of the paper's entities own (ids),
@@ -132,18 +111,18 @@ func (t *taxonomy) groups(own []string) []*familyGroup {
 	}
 	for _, e := range own {
 		add(e)
-		for _, a := range walk(t.broader, e, taxonomyDepth) {
+		for _, a := range walk(t.broader, e, graph.FamilyDepth) {
 			add(a)
 		}
 	}
 	for _, g := range gs {
-		for _, m := range append([]string{g.id}, walk(t.narrower, g.id, taxonomyDepth)...) {
+		for _, m := range append([]string{g.id}, walk(t.narrower, g.id, graph.FamilyDepth)...) {
 			g.members = append(g.members, t.uid[m])
 			g.degree += t.degree[m]
 		}
 		g.bonus = graph.AdamicAdar(g.degree)
 		g.ancestors = map[string]bool{}
-		for _, a := range walk(t.broader, g.id, taxonomyDepth) {
+		for _, a := range walk(t.broader, g.id, graph.FamilyDepth) {
 			g.ancestors[a] = true
 		}
 	}
