@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -15,17 +17,20 @@ import (
 	"github.com/papergraph/papergraph/graph/dgraph/schema"
 )
 
-// Walker is a store that streams every paper and entity: the Badger
-// store, the source of an RDF export.
+// Walker is a store that streams every paper and entity and gives its
+// curation corrections: the Badger store, the source of an RDF export.
 type Walker interface {
 	Walk(ctx context.Context, paper func(graph.Paper) error, entity func(graph.Entity) error) error
+	Corrections(ctx context.Context) (graph.Corrections, error)
 }
 
 // WriteRDF writes the whole graph of st to w as gzipped N-Quads, the
 // predicates of graph/dgraph/schema, for `dgraph bulk -f FILE -s SCHEMA`
-// (the schema is WriteRDFSchema's). Nodes are blank nodes named by their
-// ids, so edges need no lookup and memory stays bounded whatever the
-// graph's size; the bulk loader assigns the uids.
+// (the schema is WriteRDFSchema's), its corrections last, so that the
+// cluster's ingests keep the merges and aliases made in st. Nodes are
+// blank nodes named by their ids, so edges need no lookup and memory
+// stays bounded whatever the graph's size; the bulk loader assigns the
+// uids.
 func WriteRDF(ctx context.Context, w io.Writer, st Walker) error {
 	zw := gzip.NewWriter(w)
 	bw := bufio.NewWriterSize(zw, 64<<10)
@@ -50,6 +55,16 @@ func WriteRDF(ctx context.Context, w io.Writer, st Walker) error {
 		func(e graph.Entity) error { return write(e.ID(), schema.EntityFacts(e)) })
 	if err != nil {
 		return fmt.Errorf("export rdf: %w", err)
+	}
+	fixes, err := st.Corrections(ctx)
+	if err != nil {
+		return fmt.Errorf("export rdf: %w", err)
+	}
+	froms := slices.Sorted(maps.Keys(fixes))
+	for _, from := range froms {
+		if err := write(schema.CorrectionID(from), schema.CorrectionFacts(from, fixes[from].ID())); err != nil {
+			return fmt.Errorf("export rdf: %w", err)
+		}
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("export rdf: %w", err)

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -72,6 +73,12 @@ type Match struct {
 	Shared []Entity // sorted by kind then name
 	Score  float64  // sum of 1/log(degree) over Shared
 }
+
+// AdamicAdar is the weight in Match.Score of a shared entity linked to
+// degree papers: rare entities say more about two papers than hubs. A
+// degree below 2 would divide by log(1) = 0 or less; it counts as 2. Both
+// stores weigh with it (Dgraph's DQL computes the same expression).
+func AdamicAdar(degree int) float64 { return 1 / math.Log(float64(max(degree, 2))) }
 
 // NeighborhoodQuery bounds a neighbourhood.
 type NeighborhoodQuery struct {

@@ -45,8 +45,7 @@ func backends(t *testing.T) []backend {
 			return serveFixture(tb, st, bulk, opts)
 		},
 		skip: map[string]string{
-			"papers sharing through the taxonomy": "family is Badger's only",
-			"path":                                "of two shortest paths, Dgraph picks its own",
+			"path": "of two shortest paths, Dgraph picks its own",
 		},
 	})
 }

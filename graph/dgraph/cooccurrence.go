@@ -3,7 +3,6 @@ package dgraph
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/papergraph/papergraph/graph"
 )
@@ -11,13 +10,14 @@ import (
 // coQuery is CoOccurring in DQL: a value of 1 at the entity E propagates
 // through its papers to their other entities, summed per entity: the
 // number of papers each shares with E. %s is the kind filter.
-var coQuery = `query q($id: string, $first: int) {
+var coQuery = `query q($id: string) {
 	E as var(func: eq(pg.id, $id)) {
 		c as count(~pg.link)
 		one as math(1 + 0 * c)
 		~pg.link { pg.link @filter(NOT uid(E)%s) { n as math(one) } }
 	}
-	e(func: uid(E)) { pg.kind }` + topBlocks("n", "", entityFields+" count: val(n)") + `
+	e(func: uid(E)) { pg.kind }
+	TOP
 }`
 
 // CoOccurring returns at most q.Limit entities of kind q.Kind (0 for any)
@@ -39,14 +39,20 @@ func (s *Store) CoOccurring(ctx context.Context, id string, q graph.CoOccurrence
 	if q.Kind != 0 {
 		kind = fmt.Sprintf(" AND eq(pg.kind, %d)", q.Kind)
 	}
-	var r struct{ E, Above, Tie []node }
-	if err := s.query(ctx, fmt.Sprintf(coQuery, kind), map[string]string{"$id": id, "$first": strconv.Itoa(limit)}, &r); err != nil {
+	var r struct{ E []node }
+	txn := s.dg.NewReadOnlyTxn()
+	defer txn.Discard(ctx)
+	top, err := cutTop(ctx, txn, fmt.Sprintf(coQuery, kind), map[string]string{"$id": id}, "n", "", entityFields+" count: val(n)", limit, &r)
+	if err != nil {
 		return nil, fmt.Errorf("co-occurring %s: %w", id, err)
 	}
 	if len(r.E) == 0 || r.E[0].isPaper() {
 		return nil, fmt.Errorf("co-occurring %s: %w", id, graph.ErrNotFound)
 	}
-	rows := rankTop(r.Above, r.Tie, limit)
+	rows, err := decodeNodes(top)
+	if err != nil {
+		return nil, fmt.Errorf("co-occurring %s: %w", id, err)
+	}
 	out := make([]graph.CoOccurrence, 0, len(rows))
 	for i := range rows {
 		out = append(out, graph.CoOccurrence{Entity: rows[i].entity(), Count: rows[i].Count})

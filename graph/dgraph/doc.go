@@ -11,7 +11,9 @@
 //
 // The schema (schema.DQL) holds papers and entities as nodes with a pg.id
 // upsert key, paper -> entity edges as pg.link (reversed and counted, so
-// an entity's degree is count(~pg.link)) and the taxonomy as pg.broader.
+// an entity's degree is count(~pg.link)), the taxonomy as pg.broader and
+// the curation's corrections as nodes of pg.fix -> pg.fixto, which every
+// PutPapers applies.
 // Where an answer differs from the Badger store's, the method's comment
 // says how.
 package dgraph

@@ -2,6 +2,7 @@ package dgraph
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -182,7 +183,11 @@ func (s *Store) ListEntities(ctx context.Context, q graph.EntityQuery) (graph.En
 	}
 	vars["$after"], vars["$deg"] = afterID, strconv.Itoa(afterDeg)
 	cond := strings.Join(filters, " AND ")
-	var dql string
+	var (
+		dql string
+		r   struct{ Total, Q []node }
+		top []json.RawMessage
+	)
 	if q.Order == graph.ByName {
 		page := "gt(pg.id, $after)"
 		if cond != "" {
@@ -199,15 +204,22 @@ func (s *Store) ListEntities(ctx context.Context, q graph.EntityQuery) (graph.En
 		}
 		page := ""
 		if q.After != "" {
-			page = "@filter(lt(val(d), $deg) OR (eq(val(d), $deg) AND gt(pg.id, $after)))"
+			page = "lt(val(d), $deg) OR (eq(val(d), $deg) AND gt(pg.id, $after))"
 		}
-		dql = `query q($first: int, $lo: string, $hi: string, $after: string, $deg: int) {
+		dql = `query q($lo: string, $hi: string, $after: string, $deg: int) {
 	var(func: ` + root + `) @filter(has(~pg.link)` + cond + `) { d as count(~pg.link) }
-	total(func: uid(d)) { count: count(uid) }` + topBlocks("d", page, entityFields) + `
+	total(func: uid(d)) { count: count(uid) }
+	TOP
 }`
+		delete(vars, "$first")
+		txn := s.dg.NewReadOnlyTxn()
+		defer txn.Discard(ctx)
+		top, err = cutTop(ctx, txn, dql, vars, "d", page, entityFields, first+1, &r)
 	}
-	var r struct{ Total, Q, Above, Tie []node }
-	if err := s.query(ctx, dql, vars, &r); err != nil {
+	if q.Order == graph.ByName {
+		err = s.query(ctx, dql, vars, &r)
+	}
+	if err != nil {
 		return graph.EntityPage{}, fmt.Errorf("list entities: %w", err)
 	}
 	page := graph.EntityPage{}
@@ -216,7 +228,9 @@ func (s *Store) ListEntities(ctx context.Context, q graph.EntityQuery) (graph.En
 	}
 	rows := r.Q
 	if q.Order == graph.ByDegree {
-		rows = rankTop(r.Above, r.Tie, first+1)
+		if rows, err = decodeNodes(top); err != nil {
+			return graph.EntityPage{}, fmt.Errorf("list entities: %w", err)
+		}
 	}
 	if len(rows) > first {
 		rows, page.HasNext = rows[:first], true

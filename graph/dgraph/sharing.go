@@ -15,11 +15,11 @@ import (
 // entities of the asked kinds; each carries its Adamic-Adar weight
 // 1/ln(max(count(~pg.link), 2)), and value-variable propagation sums the
 // weights (s) and the number of entities (n) over the paths from P
-// through E to every other paper. Dgraph cuts the best $first among those
-// sharing at least $min entities (topBlocks) by the score rounded to 12
-// digits (r), so that float sums made in another order tie as in the
-// Badger store. %s is the kind filter.
-var sharingQuery = `query q($id: string, $first: int, $min: int) {
+// through E to every other paper. The best $first among those sharing at
+// least $min entities are cut (cutTop) by the score rounded to 12 digits
+// (r), so that float sums made in another order tie as in the Badger
+// store. %s is the kind filter.
+var sharingQuery = `query q($id: string, $min: int) {
 	P as var(func: eq(pg.id, $id))
 	var(func: uid(P)) { E as pg.link @filter(%s) }
 	var(func: uid(E)) {
@@ -31,10 +31,14 @@ var sharingQuery = `query q($id: string, $first: int, $min: int) {
 			n as math(one)
 		}
 	}
-	var(func: uid(s)) @filter(ge(val(n), $min)) { r as math(floor(s * 1000000000000.0 + 0.5)) }
-	paper(func: uid(P)) { pg.kind }` +
-	topBlocks("r", "", "pg.id pg.record score: val(s) shared: pg.link @filter(uid(E)) { pg.id pg.kind pg.name }") + `
+	var(func: uid(s)) { r as math(floor(s * 1000000000000.0 + 0.5)) }
+	paper(func: uid(P)) { pg.kind }
+	TOP
 }`
+
+// sharingFields are what a row of sharingQuery's top block (cutTop, among
+// those sharing at least $min entities) holds.
+const sharingFields = "pg.id pg.record score: val(s) shared: pg.link @filter(uid(E)) { pg.id pg.kind pg.name }"
 
 // Sharing returns the papers sharing at least q.MinShared entities of
 // q.Kinds (Dataset when empty) with the paper id, best first by
@@ -43,14 +47,12 @@ var sharingQuery = `query q($id: string, $first: int, $min: int) {
 // q.Limit cut there too (sharingQuery), so unlike the Badger store no hub
 // is ever approximated.
 //
-// q.Family (matching through the taxonomy) is answered by the Badger
-// store only: here it is graph.ErrBadArgument.
+// With q.Family a paper also shares an ancestor of the paper's entity
+// through the ancestor's family, scored as the Badger store scores it
+// (see graph/store's Sharing and sharingFamily).
 func (s *Store) Sharing(ctx context.Context, id string, q graph.SharingQuery) ([]graph.Match, error) {
 	if !graph.IsPaperID(id) {
 		return nil, fmt.Errorf("sharing %q: %w: not a paper id", id, graph.ErrBadID)
-	}
-	if q.Family {
-		return nil, fmt.Errorf("sharing %s: %w: family is not supported over Dgraph", id, graph.ErrBadArgument)
 	}
 	limit, err := graph.ListLimit("limit", q.Limit)
 	if err != nil {
@@ -67,18 +69,30 @@ func (s *Store) Sharing(ctx context.Context, id string, q graph.SharingQuery) ([
 		}
 		ks = append(ks, strconv.Itoa(int(k)))
 	}
-	var r struct {
-		Paper, Above, Tie []node
+	filter := "eq(pg.kind, [" + strings.Join(ks, ",") + "])"
+	if q.Family {
+		ms, err := s.sharingFamily(ctx, id, filter, limit, max(q.MinShared, 1))
+		if err != nil {
+			return nil, fmt.Errorf("sharing %s: %w", id, err)
+		}
+		return ms, nil
 	}
-	dql := fmt.Sprintf(sharingQuery, "eq(pg.kind, ["+strings.Join(ks, ",")+"])")
-	vars := map[string]string{"$id": id, "$first": strconv.Itoa(limit), "$min": strconv.Itoa(max(q.MinShared, 1))}
-	if err := s.query(ctx, dql, vars, &r); err != nil {
+	var r struct{ Paper []node }
+	dql := fmt.Sprintf(sharingQuery, filter)
+	vars := map[string]string{"$id": id, "$min": strconv.Itoa(max(q.MinShared, 1))}
+	txn := s.dg.NewReadOnlyTxn()
+	defer txn.Discard(ctx)
+	top, err := cutTop(ctx, txn, dql, vars, "r", "ge(val(n), $min)", sharingFields, limit, &r)
+	if err != nil {
 		return nil, fmt.Errorf("sharing %s: %w", id, err)
 	}
 	if len(r.Paper) == 0 || !r.Paper[0].isPaper() {
 		return nil, fmt.Errorf("sharing %s: %w", id, graph.ErrNotFound)
 	}
-	rows := rankTop(r.Above, r.Tie, limit)
+	rows, err := decodeNodes(top)
+	if err != nil {
+		return nil, fmt.Errorf("sharing %s: %w", id, err)
+	}
 	out := make([]graph.Match, 0, len(rows))
 	for i := range rows {
 		p, err := rows[i].paper()

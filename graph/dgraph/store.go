@@ -92,6 +92,13 @@ func (s *Store) Generation() uint64 { return 1 }
 func (s *Store) query(ctx context.Context, q string, vars map[string]string, out any) error {
 	txn := s.dg.NewReadOnlyTxn()
 	defer txn.Discard(ctx)
+	return queryTxn(ctx, txn, q, vars, out)
+}
+
+// queryTxn runs q with vars in txn and decodes the JSON response into
+// out: the queries of a method that needs more than one share a
+// transaction, so they see one snapshot.
+func queryTxn(ctx context.Context, txn *dgo.Txn, q string, vars map[string]string, out any) error {
 	resp, err := txn.QueryWithVars(ctx, q, vars)
 	if err != nil {
 		return fmt.Errorf("dql: %w", err)

@@ -56,15 +56,44 @@ func (s *Store) PutPapers(ctx context.Context, papers []graph.Paper) (graph.PutR
 	return res, nil
 }
 
-// putBatch upserts papers in one transaction: one query reads the uid of
-// every node the batch names (papers, their entities, ancestors and
-// broader entities) with what tells whether it changed; one mutation then
-// writes the changed papers (their old edges and text deleted first), the
-// entities that are new or gain aliases or broader entities, and creates
-// the missing nodes as blank nodes. A concurrent writer creating the same
-// id conflicts on pg.id's @upsert index, and PutPapers retries the batch.
+// putBatch upserts papers in one transaction, with the corrections the
+// cluster holds applied to them (see graph.Corrections), as the Badger
+// store applies its own. A concurrent writer creating the same id
+// conflicts on pg.id's @upsert index, and PutPapers retries the batch.
 func (s *Store) putBatch(ctx context.Context, papers []graph.Paper) (graph.PutResult, error) {
+	txn := s.dg.NewTxn()
+	defer txn.Discard(ctx)
+	fixes, err := readFixes(ctx, txn)
+	if err != nil {
+		return graph.PutResult{}, err
+	}
+	w := &batchWriter{uids: map[string]string{}}
+	res, err := w.papers(ctx, txn, fixes, papers)
+	if err != nil || len(w.muts) == 0 {
+		return res, err
+	}
+	if _, err := txn.Do(ctx, &api.Request{Mutations: w.muts, CommitNow: true}); err != nil {
+		return graph.PutResult{}, err
+	}
+	return res, nil
+}
+
+// papers adds to w's mutations the upsert of papers, corrected by fixes,
+// and returns what it would do: one query reads the uid of every node the
+// batch names (papers, their entities, ancestors and broader entities)
+// with what tells whether it changed; the mutations then write the
+// changed papers (their old edges and text deleted first), the entities
+// that are new or gain aliases or broader entities, and create the
+// missing nodes as blank nodes.
+func (w *batchWriter) papers(ctx context.Context, txn *dgo.Txn, fixes graph.Corrections, papers []graph.Paper) (graph.PutResult, error) {
 	var res graph.PutResult
+	if len(fixes) > 0 {
+		fixed := make([]graph.Paper, len(papers))
+		for i := range papers {
+			fixed[i] = *fixes.Apply(&papers[i], graph.EntityID)
+		}
+		papers = fixed
+	}
 	// The last of a paper given twice wins, as in the Badger store.
 	last := make(map[string]int, len(papers))
 	entities := map[string]graph.Entity{}
@@ -88,8 +117,6 @@ func (s *Store) putBatch(ctx context.Context, papers []graph.Paper) (graph.PutRe
 	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
-	txn := s.dg.NewTxn()
-	defer txn.Discard(ctx)
 	var stored struct {
 		Q []struct {
 			UID     string   `json:"uid"`
@@ -108,7 +135,6 @@ func (s *Store) putBatch(ctx context.Context, papers []graph.Paper) (graph.PutRe
 	if err := json.Unmarshal(resp.Json, &stored); err != nil {
 		return res, err
 	}
-	w := batchWriter{uids: make(map[string]string, len(ids))}
 	digests := map[string]string{}
 	current := map[string]bool{} // entities whose stored facts hold the batch's
 	for _, q := range stored.Q {
@@ -156,22 +182,23 @@ func (s *Store) putBatch(ctx context.Context, papers []graph.Paper) (graph.PutRe
 			}
 		}
 	}
-	if len(objs) == 0 {
-		return res, nil
-	}
-	set, err := json.Marshal(objs)
-	if err != nil {
-		return res, err
-	}
-	req := &api.Request{CommitNow: true}
 	if del.Len() > 0 {
-		req.Mutations = append(req.Mutations, &api.Mutation{DelNquads: []byte(del.String())})
+		w.muts = append(w.muts, &api.Mutation{DelNquads: []byte(del.String())})
 	}
-	req.Mutations = append(req.Mutations, &api.Mutation{SetJson: set})
-	if _, err := txn.Do(ctx, req); err != nil {
-		return graph.PutResult{}, err
+	return res, w.set(objs)
+}
+
+// set adds the mutation that sets objs, if any, to w's.
+func (w *batchWriter) set(objs []map[string]any) error {
+	if len(objs) == 0 {
+		return nil
 	}
-	return res, nil
+	b, err := json.Marshal(objs)
+	if err != nil {
+		return err
+	}
+	w.muts = append(w.muts, &api.Mutation{SetJson: b})
+	return nil
 }
 
 // mergeEntity returns a with the aliases and broader entities of b added:
@@ -211,10 +238,12 @@ func holds(have, want []string) bool {
 	return true
 }
 
-// batchWriter names the nodes of one mutation: stored ones by uid, new
-// ones as blank nodes, one per id.
+// batchWriter names the nodes of one request's mutations, stored ones by
+// uid, new ones as blank nodes (one per id, shared by the request's
+// mutations), and collects the mutations.
 type batchWriter struct {
 	uids map[string]string // id -> "0x..." or "_:nN"
+	muts []*api.Mutation
 }
 
 func (w *batchWriter) node(id string) string {

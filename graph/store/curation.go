@@ -22,8 +22,8 @@ import (
 // into.
 
 // corrections maps a corrected entity id to the entity (kind and name) it
-// resolves to.
-type corrections map[string]graph.Entity
+// resolves to (see graph.Corrections).
+type corrections = graph.Corrections
 
 // corrections returns the database's corrections, read once and kept
 // until a curation changes them; writeMu is held.
@@ -37,6 +37,17 @@ func (s *Store) corrections() (corrections, error) {
 		return nil, fmt.Errorf("read corrections: %w", err)
 	}
 	s.fixes = fixes
+	return fixes, nil
+}
+
+// Corrections returns the corrections the database holds (see
+// graph.Corrections): what an RDF export carries to Dgraph, so that a
+// bulk-loaded cluster keeps the merges and aliases made here.
+func (s *Store) Corrections(ctx context.Context) (graph.Corrections, error) {
+	fixes := corrections{}
+	if err := s.view(ctx, func(txn *badger.Txn) error { return readCorrections(txn, fixes) }); err != nil {
+		return nil, fmt.Errorf("read corrections: %w", err)
+	}
 	return fixes, nil
 }
 
@@ -57,87 +68,6 @@ func readCorrections(txn *badger.Txn, into corrections) error {
 		into[from] = graph.Entity{Kind: e.Kind, Name: e.Name}
 	}
 	return nil
-}
-
-// apply returns p with every entity, ancestor, broader name and mention
-// that a correction resolves elsewhere replaced by its target; p itself
-// when none does. A replaced entity keeps its name as an alias of the
-// target, and its broader names only when the target is of its kind
-// (broader names are of the entity's kind).
-func (c corrections) apply(p *graph.Paper, ids idMemo) *graph.Paper {
-	if len(c) == 0 || !c.touches(p, ids) {
-		return p
-	}
-	q := *p
-	fix := func(es []graph.Entity) []graph.Entity {
-		if es == nil {
-			return nil
-		}
-		out := make([]graph.Entity, len(es))
-		for i, e := range es {
-			out[i] = c.entity(e, ids)
-		}
-		return out
-	}
-	q.Entities, q.Ancestors = fix(p.Entities), fix(p.Ancestors)
-	q.Mentions = slices.Clone(p.Mentions)
-	for i := range q.Mentions {
-		m := &q.Mentions[i]
-		if t, ok := c[ids.of(m.Kind, m.Entity)]; ok {
-			m.Kind, m.Entity = t.Kind, t.Name
-		}
-	}
-	return &q
-}
-
-// touches reports whether a correction applies to p.
-func (c corrections) touches(p *graph.Paper, ids idMemo) bool {
-	for _, list := range [][]graph.Entity{p.Entities, p.Ancestors} {
-		for _, e := range list {
-			if _, ok := c[ids.of(e.Kind, e.Name)]; ok {
-				return true
-			}
-			for _, b := range e.Broader {
-				if _, ok := c[ids.of(e.Kind, b)]; ok {
-					return true
-				}
-			}
-		}
-	}
-	for _, m := range p.Mentions {
-		if _, ok := c[ids.of(m.Kind, m.Entity)]; ok {
-			return true
-		}
-	}
-	return false
-}
-
-// entity returns e as the corrections resolve it.
-func (c corrections) entity(e graph.Entity, ids idMemo) graph.Entity {
-	if t, ok := c[ids.of(e.Kind, e.Name)]; ok {
-		r := graph.Entity{Kind: t.Kind, Name: t.Name}
-		if e.Name != t.Name {
-			r.Aliases = append([]string{e.Name}, e.Aliases...)
-		} else {
-			r.Aliases = slices.Clone(e.Aliases)
-		}
-		if t.Kind == e.Kind {
-			r.Broader = e.Broader
-		}
-		e = r
-	}
-	var broader []string
-	for _, b := range e.Broader {
-		if t, ok := c[ids.of(e.Kind, b)]; ok {
-			if t.Kind != e.Kind {
-				continue
-			}
-			b = t.Name
-		}
-		broader = append(broader, b)
-	}
-	e.Broader = broader
-	return e
 }
 
 // curate runs fn with a writer on one write transaction, flushes it, runs
@@ -476,7 +406,7 @@ func (w *writer) merge(txn *badger.Txn, aid, bid string) error {
 		if err := decodePaperRecord(v, &p); err != nil {
 			return fmt.Errorf("paper %s: decode stored record: %w", pid, err)
 		}
-		if _, err := w.putPaper(w.fixes.apply(&p, w.ids)); err != nil {
+		if _, err := w.putPaper(w.fixes.Apply(&p, w.ids.of)); err != nil {
 			return err
 		}
 	}

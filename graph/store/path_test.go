@@ -104,7 +104,7 @@ func TestPath(t *testing.T) {
 
 func TestPathThroughHub(t *testing.T) {
 	// Papers 2599 and 2598 meet only through Big, linked to 2502 papers:
-	// more than pathFanout, and 2598 is not among the first. Within 2 hops
+	// more than graph.PathFanout, and 2598 is not among the first. Within 2 hops
 	// the search expands Big from 2599's side only, so the meeting must be
 	// found by checking 2598 with a point read.
 	s := openFixture(t, hubPapers())

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -12,17 +11,6 @@ import (
 	"github.com/dgraph-io/badger/v4"
 
 	"github.com/papergraph/papergraph/graph"
-)
-
-// adamicAdar is the weight of a shared entity linked to degree papers: rare
-// entities say more about two papers than hubs. A degree below 2 would
-// divide by log(1) = 0 or less; it counts as 2.
-func adamicAdar(degree uint64) float64 { return 1 / math.Log(float64(max(degree, 2))) }
-
-// Bounds of the taxonomy followed with Family: part of what a family is.
-const (
-	taxonomyDepth  = 4  // levels followed up (0x08) or down (0x09)
-	taxonomyFamily = 64 // entities in one family
 )
 
 // shareGroup is what a candidate paper may share with the query paper: an
@@ -43,7 +31,7 @@ type shareGroup struct {
 // shared entities of 1/log(degree), a degree below 2 counting as 2), then
 // by paper id. With q.Family a paper also shares an ancestor A of the
 // paper's entity E (E itself included) when it links to A or a descendant
-// of A (up to taxonomyDepth levels and taxonomyFamily entities each way);
+// of A (up to graph.FamilyDepth levels and graph.FamilySize entities each way);
 // the shared entity listed is the most specific such A, an ancestor of
 // another shared entity is not counted, and A's degree is the sum over
 // its family. It fails with ErrBadID for a malformed id and ErrNotFound
@@ -136,16 +124,16 @@ func shareGroups(sc *keyScanner, own []string, family bool) []*shareGroup {
 	for _, e := range own {
 		add(e)
 		if family {
-			for _, a := range taxonomyWalk(sc, prefixBroader, e, taxonomyDepth) {
+			for _, a := range taxonomyWalk(sc, prefixBroader, e, graph.FamilyDepth) {
 				add(a)
 			}
 		}
 	}
 	if family {
 		for _, g := range groups {
-			g.members = append(g.members, taxonomyWalk(sc, prefixNarrower, g.id, taxonomyDepth)...)
+			g.members = append(g.members, taxonomyWalk(sc, prefixNarrower, g.id, graph.FamilyDepth)...)
 			g.ancestors = make(map[string]bool)
-			for _, a := range taxonomyWalk(sc, prefixBroader, g.id, taxonomyDepth) {
+			for _, a := range taxonomyWalk(sc, prefixBroader, g.id, graph.FamilyDepth) {
 				g.ancestors[a] = true
 			}
 		}
@@ -161,7 +149,7 @@ func sortGroups(src shareLists, groups []*shareGroup) []*shareGroup {
 		for _, m := range g.members {
 			g.degree += uint64(len(src.list(m)))
 		}
-		g.bonus = adamicAdar(g.degree)
+		g.bonus = graph.AdamicAdar(int(g.degree))
 		g.list = src.list(g.members[0])
 		for _, m := range g.members[1:] {
 			g.list = unionOrdinals(g.list, src.list(m))
@@ -202,30 +190,16 @@ func unionOrdinals(a, b []uint32) []uint32 {
 	return append(out, b[j:]...)
 }
 
-// taxonomyWalk returns the entities reachable from id through taxonomy
-// keys of prefix (0x08 up, 0x09 down) within depth levels, nearest first,
-// at most taxonomyFamily of them, without id.
+// taxonomyWalk is graph.FamilyWalk over the taxonomy keys of prefix
+// (0x08 up, 0x09 down).
 func taxonomyWalk(sc *keyScanner, prefix byte, id string, depth int) []string {
-	seen := map[string]bool{id: true}
-	var out []string
-	frontier := []string{id}
-	for level := 0; level < depth && len(frontier) > 0; level++ {
-		var next []string
-		for _, u := range frontier {
-			p := taxonomyPrefix(prefix, u)
-			sc.scan(p, nil, func(k []byte, _ *badger.Item) bool {
-				v := taxonomyTarget(p, k)
-				if !seen[v] && len(out) < taxonomyFamily {
-					seen[v] = true
-					out = append(out, v)
-					next = append(next, v)
-				}
-				return true
-			})
-		}
-		frontier = next
-	}
-	return out
+	return graph.FamilyWalk(id, depth, func(u string, yield func(v string)) {
+		p := taxonomyPrefix(prefix, u)
+		sc.scan(p, nil, func(k []byte, _ *badger.Item) bool {
+			yield(taxonomyTarget(p, k))
+			return true
+		})
+	})
 }
 
 // ranked is a match before its records are read: shared holds the

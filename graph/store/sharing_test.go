@@ -56,12 +56,12 @@ func newBrute(papers []graph.Paper) *brute {
 }
 
 // bruteWalk returns the entities reachable from id through next within
-// taxonomyDepth levels, without id.
+// graph.FamilyDepth levels, without id.
 func bruteWalk(next map[string][]string, id string) []string {
 	seen := map[string]bool{id: true}
 	var out []string
 	frontier := []string{id}
-	for range taxonomyDepth {
+	for range graph.FamilyDepth {
 		var nf []string
 		for _, u := range frontier {
 			for _, v := range next[u] {
@@ -151,7 +151,7 @@ func (b *brute) matches(id string, q graph.SharingQuery) []bruteMatch {
 		m := bruteMatch{id: p.ID}
 		for _, g := range in {
 			if !slices.ContainsFunc(in, func(h *group) bool { return h.ancestors[g.id] }) {
-				m.score += adamicAdar(g.degree)
+				m.score += graph.AdamicAdar(int(g.degree))
 				m.shared = append(m.shared, g.id)
 			}
 		}

@@ -57,7 +57,7 @@ func (s *Store) PutPapers(ctx context.Context, papers []graph.Paper) (graph.PutR
 	if len(fixes) > 0 {
 		ids := newIDMemo()
 		for i := range papers {
-			papers[i] = *fixes.apply(&papers[i], ids)
+			papers[i] = *fixes.Apply(&papers[i], ids.of)
 		}
 	}
 	// Stay well under Badger's limits (15% of a memtable) so that

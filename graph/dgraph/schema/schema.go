@@ -36,6 +36,10 @@ import (
 //	pg.link      | paper          | -> each entity it links to     | degrees (count(~pg.link)), sharing,
 //	             |                |                                | traversals
 //	pg.broader   | entity         | -> each broader entity         | taxonomy, family, traversals
+//	pg.fix       | correction     | entity id merged away, or an   | PutPapers links papers naming it to
+//	             |                | alias made another's name      | pg.fixto instead (curation)
+//	pg.fixto     | correction     | -> the entity pg.fix resolves  | the same
+//	             |                | to                             |
 //
 // Names are prefixed so that the graph can share a cluster with others.
 // Changing a predicate's meaning is a format change: export as RDF from a
@@ -52,6 +56,8 @@ pg.record: string .
 pg.digest: string .
 pg.link: [uid] @reverse @count .
 pg.broader: [uid] @reverse @count .
+pg.fix: string @index(exact) @upsert .
+pg.fixto: uid @reverse .
 
 type Paper {
 	pg.id
@@ -61,6 +67,11 @@ type Paper {
 	pg.record
 	pg.digest
 	pg.link
+}
+
+type Correction {
+	pg.fix
+	pg.fixto
 }
 
 type Entity {
@@ -149,7 +160,9 @@ func EntityFacts(e graph.Entity) []Fact {
 		{Pred: "pg.prefix", Value: graph.Slug(e.Name)},
 	}
 	for _, a := range e.Aliases {
-		if graph.Slug(a) == "" {
+		// As the Badger store keeps them: never the name itself (which a
+		// merge's correction would add).
+		if graph.Slug(a) == "" || a == e.Name {
 			continue
 		}
 		fs = append(fs,
@@ -162,4 +175,20 @@ func EntityFacts(e graph.Entity) []Fact {
 		fs = append(fs, Fact{Pred: "pg.broader", Ref: graph.EntityID(e.Kind, b)})
 	}
 	return fs
+}
+
+// CorrectionID is the node name of the correction of the entity id from
+// (a blank node label in an RDF export, a key of an upsert's nodes): no
+// paper or entity id starts with "correction:".
+func CorrectionID(from string) string { return "correction:" + from }
+
+// CorrectionFacts returns the predicates of the correction that entity id
+// from (merged away, or an alias made another's name) resolves to the
+// entity id to.
+func CorrectionFacts(from, to string) []Fact {
+	return []Fact{
+		{Pred: "dgraph.type", Value: "Correction"},
+		{Pred: "pg.fix", Value: from},
+		{Pred: "pg.fixto", Ref: to},
+	}
 }
