@@ -123,7 +123,16 @@ type found struct {
 	// -1.
 	broader  int
 	mentions []graph.Mention
+	// spans are the (Start, End) of mentions once there are many, so
+	// that a name written thousands of times is not scanned for each new
+	// one (a 1 MiB text of one name took a minute). Only addMention
+	// appends to mentions, so a deletion leaves spans longer than them,
+	// and addMention then builds it again.
+	spans map[[2]int]struct{}
 }
+
+// spanIndexAt is the number of mentions from which addMention keeps spans.
+const spanIndexAt = 16
 
 // work is the working state of one extraction.
 type work struct {
@@ -327,9 +336,26 @@ func (w *work) addMention(kind graph.Kind, name string, entry int, m graph.Menti
 		w.found[id] = f
 		w.order = append(w.order, f)
 	}
-	for _, o := range f.mentions {
-		if o.Start == m.Start && o.End == m.End {
+	span := [2]int{m.Start, m.End}
+	if len(f.spans) != len(f.mentions) {
+		f.spans = nil // mentions were deleted since
+	}
+	if f.spans == nil && len(f.mentions) >= spanIndexAt {
+		f.spans = make(map[[2]int]struct{}, 2*len(f.mentions))
+		for _, o := range f.mentions {
+			f.spans[[2]int{o.Start, o.End}] = struct{}{}
+		}
+	}
+	if f.spans != nil {
+		if _, dup := f.spans[span]; dup {
 			return
+		}
+		f.spans[span] = struct{}{}
+	} else {
+		for _, o := range f.mentions {
+			if o.Start == m.Start && o.End == m.End {
+				return
+			}
 		}
 	}
 	if len(f.mentions) == cap(f.mentions) {
@@ -349,14 +375,23 @@ func (w *work) matchVocab(ctx context.Context, t *trie, ids []uint32) {
 		w.matches[i].first += w.bodyTok
 		w.matches[i].last += w.bodyTok
 	}
+	// heads are the matches before k of more than one token, by their
+	// last token's key, for shortFor: scanning all of them for each match
+	// made a text of one name written 100,000 times take a minute.
+	var heads map[uint64][]int
 	for k, m := range w.matches {
-		// shortFor and add each scan what came before: a text of one
-		// name written 100,000 times takes a minute.
 		if ctx.Err() != nil {
 			return
 		}
+		if k > 0 && w.matches[k-1].last > w.matches[k-1].first {
+			if heads == nil {
+				heads = make(map[uint64][]int)
+			}
+			key := w.toks[w.matches[k-1].last].key
+			heads[key] = append(heads[key], k-1)
+		}
 		start, end := w.toks[m.first].start, w.toks[m.last].end
-		if t == w.x.v.entities && (w.partOfName(start, end) || w.setPhrase(m, idioms) || w.shortFor(w.matches[:k], m)) {
+		if t == w.x.v.entities && (w.partOfName(start, end) || w.setPhrase(m, idioms) || w.shortFor(heads, m)) {
 			continue
 		}
 		if t == w.x.v.modalities && w.setPhrase(m, methodSenses) {
@@ -378,14 +413,14 @@ func (w *work) matchVocab(ctx context.Context, t *trie, ids []uint32) {
 // shortFor reports whether the one-token match m is the head of an
 // earlier, longer match of another entry, which it then stands for: in a
 // paper on dataset distillation, "the distillation problem" is dataset
-// distillation's, not knowledge distillation's.
-func (w *work) shortFor(earlier []match, m match) bool {
+// distillation's, not knowledge distillation's. heads are the earlier
+// matches of more than one token by their last token's key.
+func (w *work) shortFor(heads map[uint64][]int, m match) bool {
 	if m.first != m.last {
 		return false
 	}
-	key := w.toks[m.first].key
-	for _, e := range earlier {
-		if e.last > e.first && w.toks[e.last].key == key && !slices.Equal(e.entries, m.entries) {
+	for _, j := range heads[w.toks[m.first].key] {
+		if !slices.Equal(w.matches[j].entries, m.entries) {
 			return true
 		}
 	}
