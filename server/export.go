@@ -32,6 +32,16 @@ var exportStatus = []struct {
 	{context.DeadlineExceeded, http.StatusServiceUnavailable},
 }
 
+// exportStatusOf returns the HTTP status of an export's error.
+func exportStatusOf(err error) int {
+	for _, s := range exportStatus {
+		if errors.Is(err, s.err) {
+			return s.status
+		}
+	}
+	return http.StatusInternalServerError
+}
+
 // NewExportHandler serves GET /export/{id}.{dot,svg,graphml,json}: the
 // neighbourhood of the paper or entity {id} (URL-escaped; an entity as its
 // id "dataset:gsm8k" or KIND:NAME with an alias) as Graphviz DOT, SVG
@@ -55,13 +65,7 @@ func NewExportHandler(st export.Source) http.Handler {
 		}
 		body, ctype, err := exportFile(r, st)
 		if err != nil {
-			status := http.StatusInternalServerError
-			for _, s := range exportStatus {
-				if errors.Is(err, s.err) {
-					status = s.status
-					break
-				}
-			}
+			status := exportStatusOf(err)
 			msg := err.Error()
 			if status == http.StatusInternalServerError {
 				slog.ErrorContext(r.Context(), "export", "path", r.URL.Path, "err", err)

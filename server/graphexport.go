@@ -77,13 +77,7 @@ func (s *Server) graphExport(f export.Format) http.Handler {
 			return
 		}
 		if !fw.started {
-			status := http.StatusInternalServerError
-			for _, st := range exportStatus {
-				if errors.Is(err, st.err) {
-					status = st.status
-					break
-				}
-			}
+			status := exportStatusOf(err)
 			s.log.ErrorContext(r.Context(), "whole-graph export", "path", r.URL.Path, "err", err)
 			msg := "whole-graph export failed: " + err.Error()
 			if errors.Is(err, context.DeadlineExceeded) {
