@@ -266,6 +266,9 @@ func (s *Server) graphQL(m *metrics) http.Handler {
 	if s.cache != nil {
 		h.Use(s.cache)
 	}
+	// The one field interceptor: it sees papersSharing's result and writes
+	// its matches when their selection is plain.
+	h.Use(directMatches{})
 	return h
 }
 
