@@ -13,6 +13,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -34,15 +35,16 @@ func (s seenDirect) InterceptField(ctx context.Context, next graphql.Resolver) (
 	return res, err
 }
 
-// gqlgenServer serves st's API with gqlgen's generated code alone, or
-// with ext as its one extension, over real HTTP; the request state the
-// resolvers' loaders need is in every request's context, as Server puts
-// it there.
-func gqlgenServer(tb testing.TB, st Store, ext graphql.HandlerExtension) *httptest.Server {
+// gqlgenServer serves st's API with gqlgen's generated code, the one
+// transport tr and the extensions exts, over real HTTP; the request state
+// the resolvers' loaders need is in every request's context, as Server
+// puts it there.
+func gqlgenServer(tb testing.TB, st Store, tr graphql.Transport, exts ...graphql.HandlerExtension) *httptest.Server {
 	tb.Helper()
 	h := handler.New(NewExecutableSchema(Config{Resolvers: &Resolver{store: st, extract: fixtureExtract}, Complexity: complexity()}))
-	h.AddTransport(transport.POST{})
-	if ext != nil {
+	h.AddTransport(tr)
+	h.Use(extension.Introspection{})
+	for _, ext := range exts {
 		h.Use(ext)
 	}
 	f := newFetchers(st, newMetrics(prometheus.NewRegistry()), time.Millisecond)
@@ -72,28 +74,34 @@ func postRaw(tb testing.TB, url, query string, vars map[string]any) []byte {
 	return out
 }
 
+// escapingStore is a store of the fixture and of a paper with every
+// nullable field set and strings to escape (quotes, control characters,
+// <, > and &), sharing Rare with fixture paper 1.
+func escapingStore(tb testing.TB) Store {
+	tb.Helper()
+	st, err := store.Open(tb.TempDir(), store.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	full := fxPaper(50, "An abstract with \"quotes\", a tab\tand a \\ backslash,\nover two lines \x01 ünïcode\u2028.",
+		graph.Entity{Kind: graph.Dataset, Name: "Rare"}, graph.Entity{Kind: graph.Task, Name: "question answering"})
+	full.Name, full.Title, full.URL, full.Venue, full.Year = "Zebra", `The "Zebra" <model> & co`, "https://example.org/z?a=1&b=2", "ICLR 2025", 2025
+	full.Source, full.Index = "extra.jsonl", 7
+	if _, err := st.PutPapers(context.Background(), append(fixturePapers(30), full)); err != nil {
+		tb.Fatal(err)
+	}
+	return st
+}
+
 // TestDirectMatchesAsGenerated checks that papersSharing answers byte for
 // byte what gqlgen's generated code answers, for selections that
 // directMatches writes and for those it leaves to gqlgen.
 func TestDirectMatchesAsGenerated(t *testing.T) {
-	st, err := store.Open(t.TempDir(), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	papers := fixturePapers(30)
-	// A paper with every nullable field set and strings to escape.
-	full := fxPaper(50, "An abstract with \"quotes\", a tab\tand a \\ backslash,\nover two lines \x01 ünïcode.",
-		graph.Entity{Kind: graph.Dataset, Name: "Rare"}, graph.Entity{Kind: graph.Task, Name: "question answering"})
-	full.Name, full.Title, full.URL, full.Venue, full.Year = "Zebra", `The "Zebra" <model> & co`, "https://example.org/z?a=1&b=2", "ICLR 2025", 2025
-	full.Source, full.Index = "extra.jsonl", 7
-	papers = append(papers, full)
-	if _, err := st.PutPapers(context.Background(), papers); err != nil {
-		t.Fatal(err)
-	}
-	want := gqlgenServer(t, st, nil)
+	st := escapingStore(t)
+	want := gqlgenServer(t, st, transport.POST{})
 	var direct atomic.Int32
-	got := gqlgenServer(t, st, seenDirect{n: &direct})
+	got := gqlgenServer(t, st, transport.POST{}, seenDirect{n: &direct})
 
 	p1 := map[string]any{"p": fxID(1)}
 	for _, tc := range []struct {

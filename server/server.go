@@ -237,11 +237,12 @@ func (s *Server) graphQL(m *metrics) http.Handler {
 	h := handler.New(es)
 	// Options answers plain OPTIONS requests (cors answers the CORS
 	// preflights before they get here); GET serves links and persisted-query
-	// hashes and refuses mutations, so that a link cannot write; POST is the
-	// main transport. No websockets: there are no subscriptions.
+	// hashes and refuses mutations, so that a link cannot write; POST (gqlgen's,
+	// but for writing responses, see post) is the main transport. No
+	// websockets: there are no subscriptions.
 	h.AddTransport(transport.Options{})
 	h.AddTransport(transport.GET{})
-	h.AddTransport(transport.POST{})
+	h.AddTransport(post{})
 	s.queries = newQueryCache(s.limits.QueryCacheSize, s.limits.QueryCacheBytes)
 	h.SetQueryCache(s.queries)
 	h.SetErrorPresenter(s.presentError)
