@@ -163,10 +163,10 @@ func cachePut[K comparable, V any](c *readCache, txn *badger.Txn, m *cacheMap[K,
 	}
 }
 
-// paperValue returns the value of key, paper pid's record or edges as m
+// paperValue returns the value of key(pid), paper pid's record or edges as m
 // holds them, reading and keeping it on a miss. ok is false when there is
 // no such key. The value must not be modified. A nil c reads Badger.
-func (c *readCache) paperValue(txn *badger.Txn, m *cacheMap[paperKeyID, []byte], key []byte, pid string) (v []byte, ok bool, err error) {
+func (c *readCache) paperValue(txn *badger.Txn, m *cacheMap[paperKeyID, []byte], key func(pid string) []byte, pid string) (v []byte, ok bool, err error) {
 	var k paperKeyID
 	cacheable := copy(k[:], pid) == graph.PaperIDLen
 	if cacheable {
@@ -174,7 +174,8 @@ func (c *readCache) paperValue(txn *badger.Txn, m *cacheMap[paperKeyID, []byte],
 			return v, true, nil
 		}
 	}
-	item, err := txn.Get(key)
+	// The key is built only now: a cached value costs no allocation.
+	item, err := txn.Get(key(pid))
 	if errors.Is(err, badger.ErrKeyNotFound) {
 		return nil, false, nil
 	}
@@ -196,7 +197,7 @@ func (c *readCache) record(txn *badger.Txn, pid string) ([]byte, bool, error) {
 	if c != nil {
 		m = &c.records
 	}
-	return c.paperValue(txn, m, paperKey(pid), pid)
+	return c.paperValue(txn, m, paperKey, pid)
 }
 
 // edges returns paper pid's edges value (0x03), empty when it has none.
@@ -205,7 +206,7 @@ func (c *readCache) edgesOf(txn *badger.Txn, pid string) ([]byte, error) {
 	if c != nil {
 		m = &c.edges
 	}
-	v, ok, err := c.paperValue(txn, m, edgesKey(pid), pid)
+	v, ok, err := c.paperValue(txn, m, edgesKey, pid)
 	if err == nil && !ok && c != nil {
 		// A paper without edges is cached as an empty value; the next
 		// query finds it without a Get.

@@ -133,15 +133,23 @@ func appendEdges(b []byte, ids []idKind) []byte {
 // decodeEdges returns the entity ids of an edges value.
 func decodeEdges(v []byte) ([]string, error) {
 	var ids []string
+	err := eachEdge(v, func(id []byte) { ids = append(ids, string(id)) })
+	return ids, err
+}
+
+// eachEdge calls fn with each entity id of an edges value, in order; id
+// is valid only during the call, so that a caller keeping few of them
+// (papersSharing keeps those of its kinds) allocates only for those.
+func eachEdge(v []byte, fn func(id []byte)) error {
 	for len(v) > 0 {
 		i := bytes.IndexByte(v, sep)
 		if i <= 0 {
-			return ids, fmt.Errorf("bad edges value: empty or unterminated id")
+			return fmt.Errorf("bad edges value: empty or unterminated id")
 		}
-		ids = append(ids, string(v[:i]))
+		fn(v[:i])
 		v = v[i+1:]
 	}
-	return ids, nil
+	return nil
 }
 
 // edgesHaveKind returns a function that reports whether an edges value

@@ -288,17 +288,25 @@ func lookupName(txn *badger.Txn, k graph.Kind, form string) (string, error) {
 // about 0.4µs; a point read (Get) about 10µs, as bloom filters skip most
 // tables. So traversals scan long prefixes (postings), and check single
 // edges or read records by point reads.
+//
+// The iterator is opened by the first scan, not before: papersSharing
+// from the sharing index, without family, scans nothing, and opening one
+// (an iterator over every table) and closing it was about 2% of its CPU.
 type keyScanner struct {
 	txn   *badger.Txn
-	it    *badger.Iterator
-	cache *readCache // nil reads Badger only
+	it    *badger.Iterator // nil until the first scan
+	cache *readCache       // nil reads Badger only
 }
 
 func newKeyScanner(txn *badger.Txn, c *readCache) *keyScanner {
-	return &keyScanner{txn: txn, it: txn.NewIterator(badger.IteratorOptions{}), cache: c}
+	return &keyScanner{txn: txn, cache: c}
 }
 
-func (sc *keyScanner) close() { sc.it.Close() }
+func (sc *keyScanner) close() {
+	if sc.it != nil {
+		sc.it.Close()
+	}
+}
 
 // scan calls fn with each key under prefix from start (the first key under
 // prefix when start is nil), in order, until fn returns false. The key and
@@ -306,6 +314,9 @@ func (sc *keyScanner) close() { sc.it.Close() }
 func (sc *keyScanner) scan(prefix, start []byte, fn func(key []byte, item *badger.Item) bool) {
 	if start == nil {
 		start = prefix
+	}
+	if sc.it == nil {
+		sc.it = sc.txn.NewIterator(badger.IteratorOptions{})
 	}
 	for sc.it.Seek(start); sc.it.ValidForPrefix(prefix); sc.it.Next() {
 		item := sc.it.Item()

@@ -69,15 +69,17 @@ func (s *Store) Sharing(ctx context.Context, id string, q graph.SharingQuery) ([
 		}
 		sc := newKeyScanner(txn, s.cache)
 		defer sc.close()
-		ids, err := paperEdges(txn, s.cache, id)
+		edges, err := s.cache.edgesOf(txn, id)
 		if err != nil {
 			return err
 		}
 		var own []string
-		for _, eid := range ids {
-			if kinds[entityKind(eid)] {
-				own = append(own, eid)
+		if err := eachEdge(edges, func(eid []byte) {
+			if kinds[entityKind(string(eid))] {
+				own = append(own, string(eid))
 			}
+		}); err != nil {
+			return fmt.Errorf("paper %s: %w", id, err)
 		}
 		groups := shareGroups(sc, own, q.Family)
 		if len(groups) == 0 {
@@ -504,24 +506,24 @@ func intersectGroup(cands []candidate, list []uint32, j int, bonus float64) {
 // readMatches reads the records of the ranked papers, but for the parts in
 // omit, and their shared entities.
 func readMatches(txn *badger.Txn, c *readCache, groups []*shareGroup, best []ranked, omit graph.PaperParts) ([]graph.Match, error) {
-	ents := make(map[string]graph.Entity)
+	// The groups' entities, read once each: ents[i] for groups[i].
+	ents := make([]graph.Entity, len(groups))
+	read := make([]bool, len(groups))
 	out := make([]graph.Match, 0, len(best))
 	for _, r := range best {
 		p, err := readPaperParts(txn, c, string(r.id[:]), omit)
 		if err != nil {
 			return nil, err
 		}
-		m := graph.Match{Paper: p, Score: r.score}
+		m := graph.Match{Paper: p, Score: r.score, Shared: make([]graph.Entity, 0, len(r.shared))}
 		for _, i := range r.shared {
-			g := groups[i]
-			e, ok := ents[g.id]
-			if !ok {
-				if e, err = c.entity(txn, g.id); err != nil {
+			if !read[i] {
+				if ents[i], err = c.entity(txn, groups[i].id); err != nil {
 					return nil, err
 				}
-				ents[g.id] = e
+				read[i] = true
 			}
-			m.Shared = append(m.Shared, e)
+			m.Shared = append(m.Shared, ents[i])
 		}
 		slices.SortFunc(m.Shared, func(a, b graph.Entity) int {
 			return cmp.Or(cmp.Compare(a.Kind, b.Kind), strings.Compare(a.Name, b.Name))
