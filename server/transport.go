@@ -95,9 +95,11 @@ func responseContentType(accept string) string {
 	return contentGraphQLResponse
 }
 
-// writeResponse writes resp as json.Marshal would.
+// writeResponse writes resp as json.Marshal would. (gqlgen's executor
+// gives every response an Extensions map, empty unless an extension adds
+// to it: json.Marshal omits it then.)
 func writeResponse(w io.Writer, resp *graphql.Response) {
-	if len(resp.Errors) > 0 || resp.Label != "" || resp.Path != nil || resp.HasNext != nil || resp.Extensions != nil || len(resp.Data) == 0 {
+	if len(resp.Errors) > 0 || resp.Label != "" || resp.Path != nil || resp.HasNext != nil || len(resp.Extensions) > 0 || len(resp.Data) == 0 {
 		b, err := json.Marshal(resp)
 		if err != nil {
 			panic(fmt.Errorf("unable to marshal %s: %w", string(resp.Data), err))

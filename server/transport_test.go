@@ -2,12 +2,16 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
 // TestPostAsGqlgen checks that post answers every kind of request with
@@ -68,4 +72,41 @@ func send(tb testing.TB, url, body, accept string) (int, string, []byte) {
 		tb.Fatal(err)
 	}
 	return resp.StatusCode, resp.Header.Get("Content-Type"), b
+}
+
+// TestWriteResponse checks writeResponse against json.Marshal, and that a
+// response without errors or extensions is written without it.
+func TestWriteResponse(t *testing.T) {
+	yes := true
+	for _, tc := range []struct {
+		name   string
+		resp   graphql.Response
+		direct bool
+	}{
+		{"data", graphql.Response{Data: []byte(`{"a":"<b> & \u2028"}`), Extensions: map[string]any{}}, true},
+		{"no extensions map", graphql.Response{Data: []byte(`{"a":1}`)}, true},
+		{"null data", graphql.Response{Data: []byte(`null`)}, true},
+		{"no data", graphql.Response{Errors: gqlerror.List{{Message: "no"}}}, false},
+		{"errors", graphql.Response{Data: []byte(`{"a":null}`), Errors: gqlerror.List{{Message: "x < y"}}}, false},
+		{"extensions", graphql.Response{Data: []byte(`{}`), Extensions: map[string]any{"cost": 3}}, false},
+		{"deferred", graphql.Response{Data: []byte(`{}`), Label: "l", Path: ast.Path{ast.PathName("a")}, HasNext: &yes}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want, err := json.Marshal(&tc.resp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			writeResponse(&got, &tc.resp)
+			if !bytes.Equal(got.Bytes(), want) {
+				t.Errorf("writeResponse = %s; want %s", got.Bytes(), want)
+			}
+			// json.Marshal allocates its output at least; the direct
+			// path reuses a pooled buffer.
+			allocs := testing.AllocsPerRun(20, func() { writeResponse(io.Discard, &tc.resp) })
+			if direct := allocs < 1; direct != tc.direct {
+				t.Errorf("writeResponse made %.0f allocations: written directly %v; want %v", allocs, direct, tc.direct)
+			}
+		})
+	}
 }
