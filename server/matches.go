@@ -179,7 +179,7 @@ func (l *matchList) MarshalGQL(w io.Writer) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendMatch(b, l.fields, &l.matches[i])
+		b = appendObject(b, l.fields, &l.matches[i], nil, nil)
 	}
 	b = append(b, ']')
 	w.Write(b)
@@ -189,7 +189,9 @@ func (l *matchList) MarshalGQL(w io.Writer) {
 	}
 }
 
-func appendMatch(b []byte, fields []planField, m *graph.Match) []byte {
+// appendObject appends the object with fields: a match m, a paper p or an
+// entity e, whichever fields are of (the others are nil).
+func appendObject(b []byte, fields []planField, m *graph.Match, p *graph.Paper, e *graph.Entity) []byte {
 	b = append(b, '{')
 	for i, f := range fields {
 		if i > 0 {
@@ -203,31 +205,16 @@ func appendMatch(b []byte, fields []planField, m *graph.Match) []byte {
 			// gqlgen writes a Float with fmt's %g, which is this.
 			b = strconv.AppendFloat(b, m.Score, 'g', -1, 64)
 		case matchPaper:
-			b = appendPaper(b, f.sub, &m.Paper)
+			b = appendObject(b, f.sub, nil, &m.Paper, nil)
 		case matchShared:
 			b = append(b, '[')
 			for j := range m.Shared {
 				if j > 0 {
 					b = append(b, ',')
 				}
-				b = appendEntity(b, f.sub, &m.Shared[j])
+				b = appendObject(b, f.sub, nil, nil, &m.Shared[j])
 			}
 			b = append(b, ']')
-		}
-	}
-	return append(b, '}')
-}
-
-func appendPaper(b []byte, fields []planField, p *graph.Paper) []byte {
-	b = append(b, '{')
-	for i, f := range fields {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, f.key...)
-		switch f.value {
-		case typename:
-			b = append(b, f.typeName...)
 		case paperID:
 			b = appendQuoted(b, p.ID)
 		case paperLabel:
@@ -253,21 +240,6 @@ func appendPaper(b []byte, fields []planField, p *graph.Paper) []byte {
 			} else {
 				b = strconv.AppendInt(b, int64(p.Year), 10)
 			}
-		}
-	}
-	return append(b, '}')
-}
-
-func appendEntity(b []byte, fields []planField, e *graph.Entity) []byte {
-	b = append(b, '{')
-	for i, f := range fields {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, f.key...)
-		switch f.value {
-		case typename:
-			b = append(b, f.typeName...)
 		case entityID:
 			b = appendQuoted(b, e.ID())
 		case entityKind:

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -54,24 +53,6 @@ func gqlgenServer(tb testing.TB, st Store, tr graphql.Transport, exts ...graphql
 	}))
 	tb.Cleanup(ts.Close)
 	return ts
-}
-
-func postRaw(tb testing.TB, url, query string, vars map[string]any) []byte {
-	tb.Helper()
-	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	resp, err := http.Post(url, "application/json", bytes.NewReader(body))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer resp.Body.Close()
-	out, err := io.ReadAll(resp.Body)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return out
 }
 
 // escapingStore is a store of the fixture and of a paper with every
@@ -134,7 +115,12 @@ func TestDirectMatchesAsGenerated(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := direct.Load()
-			w, g := postRaw(t, want.URL, tc.query, tc.vars), postRaw(t, got.URL, tc.query, tc.vars)
+			body, err := json.Marshal(map[string]any{"query": tc.query, "variables": tc.vars})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _, w := send(t, want.URL, string(body), "")
+			_, _, g := send(t, got.URL, string(body), "")
 			if !bytes.Equal(g, w) {
 				t.Errorf("papersSharing with directMatches =\n%s\nwant (gqlgen's code)\n%s", g, w)
 			}
