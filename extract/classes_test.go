@@ -432,3 +432,38 @@ func TestClassGenericWords(t *testing.T) {
 			want: []string{"regularization"}},
 	})
 }
+
+// The standard terms of each area that a textbook or survey lists, in
+// the field's own phrasing: theory, optimisation, statistics, RL, graph
+// learning, signal processing and science papers name them as their tools.
+func TestClassFieldTerms(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "optimisation", kind: graph.Technique,
+			text: "We analyse Gauss-Newton and conjugate gradient methods under the Polyak-Lojasiewicz condition, with hypergradients from implicit differentiation.",
+			want: []string{"Gauss-Newton method", "conjugate gradient method", "Polyak-Łojasiewicz condition", "hypergradient", "implicit differentiation"}},
+		{name: "statistics", kind: graph.Technique,
+			text: "Our test uses the Hilbert-Schmidt independence criterion and controls the false discovery rate with e-values; intervals come from quantile regression.",
+			want: []string{"Hilbert-Schmidt independence criterion", "testing by betting", "quantile regression"}},
+		{name: "probabilistic modelling", kind: graph.Technique,
+			text: "We model arrivals with Hawkes processes and compute the partition function of a Markov random field with quasi-Monte Carlo.",
+			want: []string{"Hawkes process", "partition function", "Markov random field", "quasi-Monte Carlo"}},
+		{name: "reinforcement learning", kind: graph.Technique,
+			text: "The critic is trained with n-step returns and Bellman backups against a target network, with an entropy bonus.",
+			want: []string{"n-step returns", "Bellman equation", "target network", "entropy regularization"}},
+		{name: "game theory", kind: graph.Technique,
+			text: "Regret minimization in Stackelberg games converges to coarse correlated equilibria.",
+			want: []string{"regret minimization", "Stackelberg game", "coarse correlated equilibrium"}},
+		{name: "language models", kind: graph.Technique,
+			text: "A draft model proposes tokens; the verifier uses continuous chain-of-thought under a causal mask.",
+			want: []string{"draft model", "latent reasoning", "attention mask"}},
+		{name: "science", kind: graph.Technique,
+			text: "We build spiking networks of leaky integrate-and-fire neurons trained with spike-timing-dependent plasticity, and tensor networks for the quantum state.",
+			want: []string{"leaky integrate-and-fire", "spike-timing-dependent plasticity", "tensor network"}},
+		{name: "privacy", kind: graph.Technique,
+			text: "We add noise with the Gaussian mechanism and track the budget with privacy accounting.",
+			want: []string{"Gaussian mechanism", "privacy accounting"}},
+		{name: "a problem named like its algorithm", kind: graph.Technique,
+			text:    "We study incremental bipartite matching in metric spaces.",
+			wantNot: []string{"Hungarian matching"}},
+	})
+}
