@@ -449,7 +449,7 @@ func TestClassFieldTerms(t *testing.T) {
 			want: []string{"Hawkes process", "partition function", "Markov random field", "quasi-Monte Carlo"}},
 		{name: "reinforcement learning", kind: graph.Technique,
 			text: "The critic is trained with n-step returns and Bellman backups against a target network, with an entropy bonus.",
-			want: []string{"n-step returns", "Bellman equation", "target network", "entropy regularization"}},
+			want: []string{"n-step returns", "Bellman update", "target network", "entropy regularization"}},
 		{name: "game theory", kind: graph.Technique,
 			text: "Regret minimization in Stackelberg games converges to coarse correlated equilibria.",
 			want: []string{"regret minimization", "Stackelberg game", "coarse correlated equilibrium"}},
@@ -465,5 +465,21 @@ func TestClassFieldTerms(t *testing.T) {
 		{name: "a problem named like its algorithm", kind: graph.Technique,
 			text:    "We study incremental bipartite matching in metric spaces.",
 			wantNot: []string{"Hungarian matching"}},
+	})
+}
+
+// A named version of a model family is its own entity, and a distinct
+// method is not an alias of a neighbouring one.
+func TestClassNamedVersions(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "a version after a hyphen", kind: graph.Technique,
+			text: "We evaluate Janus-Pro and Kimi-K2 on the benchmark.",
+			want: []string{"Janus-Pro", "Kimi K2"}, wantNot: []string{"Janus", "Kimi"}},
+		{name: "approximate nearest neighbour search is not inner product search", kind: graph.Technique,
+			text: "Documents are found by approximate nearest neighbor search over a proximity graph.",
+			want: []string{"approximate nearest neighbor search", "proximity graph"}, wantNot: []string{"maximum inner product search"}},
+		{name: "an update is not the equation", kind: graph.Technique,
+			text: "Target networks delay the propagation of Bellman updates.",
+			want: []string{"Bellman update", "target network"}, wantNot: []string{"Bellman equation"}},
 	})
 }
