@@ -483,3 +483,23 @@ func TestClassNamedVersions(t *testing.T) {
 			want: []string{"Bellman update", "target network"}, wantNot: []string{"Bellman equation"}},
 	})
 }
+
+// A generic model family named by its generic name, and a paradigm
+// written as its verb or gerund.
+func TestClassGenericFamilies(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "neural networks", kind: graph.Technique,
+			text: "We prove that two-layer neural networks learn the target.",
+			want: []string{"neural network"}},
+		{name: "a longer family wins", kind: graph.Technique,
+			text:    "We train spiking neural networks.",
+			want:    []string{"spiking neural network"},
+			wantNot: []string{"neural network"}},
+		{name: "meta-training", kind: graph.Technique,
+			text: "Prior work scaled meta-training to thousands of accelerators.",
+			want: []string{"meta-learning"}},
+		{name: "meta-train as a verb", kind: graph.Technique,
+			text: "We meta-train a general-purpose optimizer.",
+			want: []string{"meta-learning"}},
+	})
+}
