@@ -503,3 +503,22 @@ func TestClassGenericFamilies(t *testing.T) {
 			want: []string{"meta-learning"}},
 	})
 }
+
+// Theories and decision rules that analyses use as their tools, and the
+// components of uncertainty and imbalance handling.
+func TestClassTheoriesAsTools(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "theories", kind: graph.Technique,
+			text: "We give a control-theoretic account of training and bound it with information theory and topological data analysis.",
+			want: []string{"control theory", "information theory", "topological data analysis"}},
+		{name: "uncertainty", kind: graph.Technique,
+			text: "The ensemble separates epistemic uncertainty from aleatoric uncertainty.",
+			want: []string{"epistemic uncertainty", "aleatoric uncertainty"}},
+		{name: "imbalance", kind: graph.Technique,
+			text: "We compare class reweighting with logit adjustment.",
+			want: []string{"class reweighting", "logit adjustment"}},
+		{name: "a rate-distortion trade-off is no theory", kind: graph.Technique,
+			text:    "Our codec improves rate-distortion performance.",
+			wantNot: []string{"rate-distortion theory"}},
+	})
+}
