@@ -270,6 +270,18 @@ func TestClassNames(t *testing.T) {
 // Class 5: mentions that are not links.
 func TestClassNegation(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "removed", kind: graph.Technique,
+			text:    "We introduce an architecture that removes tokenizers entirely and obviates the KV cache.",
+			wantNot: []string{"tokenization", "KV cache"}},
+		{name: "removed from", kind: graph.Technique,
+			text: "Unlearning removes concepts from pretrained models.",
+			want: []string{"pre-trained model"}},
+		{name: "dispensed with", kind: graph.Technique,
+			text:    "DGPO dispenses with the policy-gradient framework.",
+			wantNot: []string{"policy gradient"}},
+		{name: "public attention", kind: graph.Technique,
+			text:    "The question is gaining increasing public attention.",
+			wantNot: []string{"attention"}},
 		{name: "without", kind: graph.Technique,
 			text: "We sample posteriors without MCMC and fit a transformer.",
 			want: []string{"transformer"}, wantNot: []string{"Markov chain Monte Carlo"}},

@@ -438,7 +438,7 @@ var idioms = neighbours{
 		before: setOf(`pay pays paid paying draw draws drew drawn drawing attract attracts attracted
 			attracting gain gains gained gaining garner garnered receive receives received receiving
 			little less more much growing increasing considerable significant widespread special
-			particular careful close limited renewed`),
+			particular careful close limited renewed public`),
 		after: setOf("to from"),
 	},
 	// "simulation tasks" and "simulation benchmarks" are a domain.
