@@ -248,6 +248,48 @@ func TestEmbeddedVocabularyOneLinePerEntity(t *testing.T) {
 	}
 }
 
+// TestEmbeddedTechniquesBroaderListed requires each broader name of an
+// embedded technique to be the name or an alias of a listed technique:
+// loadVocab adds an entry for a broader name no file lists, and the
+// matcher then links it in texts, so a broader name that is a task's
+// ("multi-armed bandit") made a technique of it unseen.
+func TestEmbeddedTechniquesBroaderListed(t *testing.T) {
+	files, err := fs.Glob(vocabFS, "vocab/*.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	type broader struct{ at, name string }
+	var up []broader
+	for _, name := range files {
+		b, err := vocabFS.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			f := strings.Split(line, "\t")
+			if len(f) < 2 || f[0] != "technique" {
+				continue
+			}
+			for len(f) < 4 {
+				f = append(f, "")
+			}
+			listed[normPhrase(strings.TrimPrefix(f[1], "="))] = true
+			for _, a := range splitList(f[2]) {
+				listed[normPhrase(a)] = true
+			}
+			for _, b := range splitList(f[3]) {
+				up = append(up, broader{fmt.Sprintf("%s:%d", name, i+1), b})
+			}
+		}
+	}
+	for _, b := range up {
+		if !listed[normPhrase(b.name)] {
+			t.Errorf("%s: broader technique %q is listed nowhere", b.at, b.name)
+		}
+	}
+}
+
 // FuzzExtractTitled extracts papers with titles: offsets into the title
 // and the abstract never mix, and the title never changes the id.
 func FuzzExtractTitled(f *testing.F) {
