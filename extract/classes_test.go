@@ -270,6 +270,18 @@ func TestClassNames(t *testing.T) {
 // Class 5: mentions that are not links.
 func TestClassNegation(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "removed", kind: graph.Technique,
+			text:    "We introduce an architecture that removes tokenizers entirely and obviates the KV cache.",
+			wantNot: []string{"tokenization", "KV cache"}},
+		{name: "removed from", kind: graph.Technique,
+			text: "Unlearning removes concepts from pretrained models.",
+			want: []string{"pre-trained model"}},
+		{name: "dispensed with", kind: graph.Technique,
+			text:    "DGPO dispenses with the policy-gradient framework.",
+			wantNot: []string{"policy gradient"}},
+		{name: "public attention", kind: graph.Technique,
+			text:    "The question is gaining increasing public attention.",
+			wantNot: []string{"attention"}},
 		{name: "without", kind: graph.Technique,
 			text: "We sample posteriors without MCMC and fit a transformer.",
 			want: []string{"transformer"}, wantNot: []string{"Markov chain Monte Carlo"}},
@@ -430,5 +442,119 @@ func TestClassGenericWords(t *testing.T) {
 		{name: "a regularizer", kind: graph.Technique,
 			text: "We study adversarial training of LLMs. We add a regularization term on the embedding matrix.",
 			want: []string{"regularization"}},
+	})
+}
+
+// The standard terms of each area that a textbook or survey lists, in
+// the field's own phrasing: theory, optimisation, statistics, RL, graph
+// learning, signal processing and science papers name them as their tools.
+func TestClassFieldTerms(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "optimisation", kind: graph.Technique,
+			text: "We analyse Gauss-Newton and conjugate gradient methods under the Polyak-Lojasiewicz condition, with hypergradients from implicit differentiation.",
+			want: []string{"Gauss-Newton method", "conjugate gradient method", "Polyak-Łojasiewicz condition", "hypergradient", "implicit differentiation"}},
+		{name: "statistics", kind: graph.Technique,
+			text: "Our test uses the Hilbert-Schmidt independence criterion and controls the false discovery rate with e-values; intervals come from quantile regression.",
+			want: []string{"Hilbert-Schmidt independence criterion", "testing by betting", "quantile regression"}},
+		{name: "probabilistic modelling", kind: graph.Technique,
+			text: "We model arrivals with Hawkes processes and compute the partition function of a Markov random field with quasi-Monte Carlo.",
+			want: []string{"Hawkes process", "partition function", "Markov random field", "quasi-Monte Carlo"}},
+		{name: "reinforcement learning", kind: graph.Technique,
+			text: "The critic is trained with n-step returns and Bellman backups against a target network, with an entropy bonus.",
+			want: []string{"n-step returns", "Bellman update", "target network", "entropy regularization"}},
+		{name: "game theory", kind: graph.Technique,
+			text: "Regret minimization in Stackelberg games converges to coarse correlated equilibria.",
+			want: []string{"regret minimization", "Stackelberg game", "coarse correlated equilibrium"}},
+		{name: "language models", kind: graph.Technique,
+			text: "A draft model proposes tokens; the verifier uses continuous chain-of-thought under a causal mask.",
+			want: []string{"draft model", "latent reasoning", "attention mask"}},
+		{name: "science", kind: graph.Technique,
+			text: "We build spiking networks of leaky integrate-and-fire neurons trained with spike-timing-dependent plasticity, and tensor networks for the quantum state.",
+			want: []string{"leaky integrate-and-fire", "spike-timing-dependent plasticity", "tensor network"}},
+		{name: "graphics", kind: graph.Technique,
+			text: "Meshes are voxelized into an octree and rendered by rasterization or path tracing with physically based rendering.",
+			want: []string{"octree", "rasterization", "path tracing", "physically based rendering"}},
+		{name: "interpretability and unlearning", kind: graph.Technique,
+			text: "We locate the circuit with attribution patching and unlearn it by gradient ascent.",
+			want: []string{"attribution patching", "gradient ascent"}},
+		{name: "tracking baselines", kind: graph.Technique,
+			text: "We plug the loss into Trackformer, MOTR and FairMOT.",
+			want: []string{"Trackformer", "MOTR", "FairMOT"}},
+		{name: "a family and its specific method", kind: graph.Technique,
+			text: "Dynamic loss weighting balances the objectives; we compare it with uncertainty weighting.",
+			want: []string{"loss weighting", "uncertainty weighting"}},
+		{name: "privacy", kind: graph.Technique,
+			text: "We add noise with the Gaussian mechanism and track the budget with privacy accounting.",
+			want: []string{"Gaussian mechanism", "privacy accounting"}},
+		{name: "a problem named like its algorithm", kind: graph.Technique,
+			text:    "We study incremental bipartite matching in metric spaces.",
+			wantNot: []string{"Hungarian matching"}},
+	})
+}
+
+// A named version of a model family is its own entity, and a distinct
+// method is not an alias of a neighbouring one.
+func TestClassNamedVersions(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "a version after a hyphen", kind: graph.Technique,
+			text: "We evaluate Janus-Pro and Kimi-K2 on the benchmark.",
+			want: []string{"Janus-Pro", "Kimi K2"}, wantNot: []string{"Janus", "Kimi"}},
+		{name: "an o-series model after a family's name", kind: graph.Technique,
+			text:    "Even GPT-o4-mini-high fails the hardest problems.",
+			wantNot: []string{"GPT"}},
+		{name: "a model size of a family", kind: graph.Technique,
+			text: "We compare Claude-Opus-4 with Claude 4-Sonnet.",
+			want: []string{"Claude Opus 4", "Claude Sonnet 4"}},
+		{name: "approximate nearest neighbour search is not inner product search", kind: graph.Technique,
+			text: "Documents are found by approximate nearest neighbor search over a proximity graph.",
+			want: []string{"approximate nearest neighbor search", "proximity graph"}, wantNot: []string{"maximum inner product search"}},
+		{name: "an update is not the equation", kind: graph.Technique,
+			text: "Target networks delay the propagation of Bellman updates.",
+			want: []string{"Bellman update", "target network"}, wantNot: []string{"Bellman equation"}},
+	})
+}
+
+// A generic model family named by its generic name, and a paradigm
+// written as its verb or gerund.
+func TestClassGenericFamilies(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "neural networks", kind: graph.Technique,
+			text: "We prove that two-layer neural networks learn the target.",
+			want: []string{"neural network"}},
+		{name: "a longer family wins", kind: graph.Technique,
+			text:    "We train spiking neural networks.",
+			want:    []string{"spiking neural network"},
+			wantNot: []string{"neural network"}},
+		{name: "meta-training", kind: graph.Technique,
+			text: "Prior work scaled meta-training to thousands of accelerators.",
+			want: []string{"meta-learning"}},
+		{name: "a model family's gerund", kind: graph.Technique,
+			text: "We augment data by energy-based modeling and latent variable modelling.",
+			want: []string{"energy-based model", "latent variable model"}},
+		{name: "a gerund that is a task of its own", kind: graph.Technique,
+			text:    "We study language modeling.",
+			wantNot: []string{"language model"}},
+		{name: "meta-train as a verb", kind: graph.Technique,
+			text: "We meta-train a general-purpose optimizer.",
+			want: []string{"meta-learning"}},
+	})
+}
+
+// Theories and decision rules that analyses use as their tools, and the
+// components of uncertainty and imbalance handling.
+func TestClassTheoriesAsTools(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "theories", kind: graph.Technique,
+			text: "We give a control-theoretic account of training and bound it with information theory and topological data analysis.",
+			want: []string{"control theory", "information theory", "topological data analysis"}},
+		{name: "uncertainty", kind: graph.Technique,
+			text: "The ensemble separates epistemic uncertainty from aleatoric uncertainty.",
+			want: []string{"epistemic uncertainty", "aleatoric uncertainty"}},
+		{name: "imbalance", kind: graph.Technique,
+			text: "We compare class reweighting with logit adjustment.",
+			want: []string{"class reweighting", "logit adjustment"}},
+		{name: "a rate-distortion trade-off is no theory", kind: graph.Technique,
+			text:    "Our codec improves rate-distortion performance.",
+			wantNot: []string{"rate-distortion theory"}},
 	})
 }

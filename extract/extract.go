@@ -438,7 +438,7 @@ var idioms = neighbours{
 		before: setOf(`pay pays paid paying draw draws drew drawn drawing attract attracts attracted
 			attracting gain gains gained gaining garner garnered receive receives received receiving
 			little less more much growing increasing considerable significant widespread special
-			particular careful close limited renewed`),
+			particular careful close limited renewed public`),
 		after: setOf("to from"),
 	},
 	// "simulation tasks" and "simulation benchmarks" are a domain.
@@ -547,8 +547,9 @@ func (w *work) nested(t *trie, ids []uint32, m match) {
 
 // partOfName reports whether cleaned bytes [start, end) are only part of
 // a longer hyphenated name: "MMBench" in "MMBench-GUI", "MAS" in
-// "A2A-MAS". A lower-case continuation ("LLM-based") or prefix
-// ("multi-LLM") keeps the match.
+// "A2A-MAS", "GPT" in "GPT-o4-mini" (a version "v2" or an o-series
+// model "o4" continues a name too). A lower-case continuation
+// ("LLM-based") or prefix ("multi-LLM") keeps the match.
 func (w *work) partOfName(start, end int) bool {
 	s := w.text.Clean
 	if end+1 < len(s) && s[end] == '.' && s[end+1] >= '0' && s[end+1] <= '9' {
@@ -561,7 +562,7 @@ func (w *work) partOfName(start, end int) bool {
 		return isModelName(strings.TrimRight(word, ",.;:)"))
 	}
 	if end+1 < len(s) && s[end] == '-' {
-		if c := s[end+1]; c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == 'v' && end+2 < len(s) && s[end+2] >= '0' && s[end+2] <= '9' {
+		if c := s[end+1]; c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || (c == 'v' || c == 'o') && end+2 < len(s) && s[end+2] >= '0' && s[end+2] <= '9' {
 			return true
 		}
 	}

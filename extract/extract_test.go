@@ -222,11 +222,54 @@ func TestEmbeddedVocabularySize(t *testing.T) {
 // into the first when loaded, but a reader of one file would not see it,
 // and the ablation of a file would measure less than the file holds.
 func TestEmbeddedVocabularyOneLinePerEntity(t *testing.T) {
+	first := map[string]string{}
+	eachEmbeddedEntry(t, func(at string, f []string) {
+		key := f[0] + ":" + strings.ToLower(strings.TrimPrefix(f[1], "="))
+		if prev, ok := first[key]; ok {
+			t.Errorf("%s: %s %q is already at %s", at, f[0], f[1], prev)
+			return
+		}
+		first[key] = at
+	})
+}
+
+// TestEmbeddedTechniquesBroaderListed requires each broader name of an
+// embedded technique to be the name or an alias of a listed technique:
+// loadVocab adds an entry for a broader name no file lists, and the
+// matcher then links it in texts, so a broader name that is a task's
+// ("multi-armed bandit") made a technique of it unseen.
+func TestEmbeddedTechniquesBroaderListed(t *testing.T) {
+	listed := map[string]bool{}
+	type broader struct{ at, name string }
+	var up []broader
+	eachEmbeddedEntry(t, func(at string, f []string) {
+		if f[0] != "technique" {
+			return
+		}
+		listed[normPhrase(strings.TrimPrefix(f[1], "="))] = true
+		for _, a := range splitList(f[2]) {
+			listed[normPhrase(a)] = true
+		}
+		for _, b := range splitList(f[3]) {
+			up = append(up, broader{at, b})
+		}
+	})
+	for _, b := range up {
+		if !listed[normPhrase(b.name)] {
+			t.Errorf("%s: broader technique %q is listed nowhere", b.at, b.name)
+		}
+	}
+}
+
+// eachEmbeddedEntry calls fn with the place ("vocab/x.tsv:12") and the
+// four fields (kind, name, aliases, broader; missing ones empty) of
+// every entry line of the embedded vocabulary.
+func eachEmbeddedEntry(t *testing.T, fn func(at string, f []string)) {
+	t.Helper()
 	files, err := fs.Glob(vocabFS, "vocab/*.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	first := map[string]string{}
 	for _, name := range files {
 		b, err := vocabFS.ReadFile(name)
 		if err != nil {
@@ -237,13 +280,10 @@ func TestEmbeddedVocabularyOneLinePerEntity(t *testing.T) {
 			if len(f) < 2 || strings.HasPrefix(strings.TrimSpace(line), "#") {
 				continue
 			}
-			key := f[0] + ":" + strings.ToLower(strings.TrimPrefix(f[1], "="))
-			at := fmt.Sprintf("%s:%d", name, i+1)
-			if prev, ok := first[key]; ok {
-				t.Errorf("%s: %s %q is already at %s", at, f[0], f[1], prev)
-				continue
+			for len(f) < 4 {
+				f = append(f, "")
 			}
-			first[key] = at
+			fn(fmt.Sprintf("%s:%d", name, i+1), f)
 		}
 	}
 }

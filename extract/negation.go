@@ -9,7 +9,9 @@ import (
 // MCMC", "no retraining", "beyond black-box retrieval", "avoiding
 // explicit intermediate text generation". "not only X" still uses X, and
 // "unlike LoRA" still builds on LoRA as the method it improves on.
-var negators = setOf("without no not beyond w/o nor neither avoid avoids avoiding eliminate eliminates eliminating bypass bypasses bypassing")
+var negators = setOf(`without no not beyond w/o nor neither avoid avoids avoiding eliminate eliminates eliminating
+	bypass bypasses bypassing remove removes removing obviate obviates obviating forgo forgoes forgoing
+	dispense dispenses dispensing`)
 
 // negatedPairs are two-word negators: "instead of X", "rather than X",
 // "free of X".
@@ -37,7 +39,9 @@ func (w *work) negated(start, end int) bool {
 	}
 	for j := i - 1; j >= from && j >= i-4; j-- {
 		p := w.words[j]
-		if p.stop || p.comma {
+		// What a mention comes from is not what is removed: "removing
+		// concepts from pretrained models" keeps the models.
+		if p.stop || p.comma || p.lower == "from" {
 			return false
 		}
 		if p.class&negator != 0 && !(p.lower == "not" && w.words[j+1].lower == "only") {

@@ -19,6 +19,7 @@ var techniqueVerbs = map[string]string{
 	"distill":          "knowledge distillation",
 	"prune":            "pruning",
 	"quantize":         "quantization",
+	"meta-train":       "meta-learning",
 }
 
 // verbBefore are the words after which a verb form is a verb: its

@@ -352,6 +352,15 @@ func (v *vocab) checkBroader() {
 // modality's canonical name is not indexed: "code" and "action" are
 // cues only in some phrases, which the modality's aliases list.
 func (v *vocab) index() {
+	// named holds every name and alias, so that a derived form (see
+	// modeling) never takes the name of another entry: "language
+	// modeling" is a task of its own.
+	named := map[string]bool{}
+	for _, e := range v.entries {
+		for _, a := range append([]string{e.name}, e.aliases...) {
+			named[normPhrase(a)] = true
+		}
+	}
 	for i, e := range v.entries {
 		t := v.entities
 		if e.kind == graph.Modality {
@@ -366,6 +375,13 @@ func (v *vocab) index() {
 			for _, a := range append([]string{e.name}, e.aliases...) {
 				if l, ok := learner(a); ok {
 					t.insert(l, i, e.exact)
+				}
+			}
+			// From the canonical name only: a loose alias ("multi-modal
+			// model") makes a looser gerund.
+			for _, g := range modeling(e.name) {
+				if !named[normPhrase(g)] {
+					t.insert(g, i, e.exact)
 				}
 			}
 		}
@@ -513,4 +529,18 @@ func learner(name string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// modeling returns the gerunds of a model family's name, which name the
+// practice of using it: "energy-based modeling" uses an energy-based
+// model. Only names that end in "model".
+func modeling(name string) []string {
+	base, ok := strings.CutSuffix(name, " model")
+	if !ok {
+		base, ok = strings.CutSuffix(name, " models")
+	}
+	if !ok || base == "" {
+		return nil
+	}
+	return []string{base + " modeling", base + " modelling"}
 }
