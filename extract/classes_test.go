@@ -211,6 +211,28 @@ func TestClassTaskPhrases(t *testing.T) {
 	})
 }
 
+// A phrase the abstract itself calls its problem is the task wherever it
+// stands and whatever its head.
+func TestClassCuedProblems(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "a phenomenon known as", kind: graph.Task,
+			text: "Language models can act differently in training and deployment, a phenomenon known as reward tampering. We measure it in three models.",
+			want: []string{"reward tampering"}},
+		{name: "the issue we focus on", kind: graph.Task,
+			text: "Agents often fail together. We focus on the relative over-generalization (RO) issue in cooperative games. We prove a bound.",
+			want: []string{"relative over-generalization"}},
+		{name: "a new task named in apposition", kind: graph.Task,
+			text: "Editors want control. Prior tools are slow. We introduce a new task, layout-aware poster editing, which edits posters by region.",
+			want: []string{"layout-aware poster editing"}},
+		{name: "a shortfall is no problem's name", kind: graph.Task,
+			text:    "Preference learning needs labels. We address the low query efficiency issue of prior methods with a new sampler.",
+			wantNot: []string{"low query efficiency"}},
+		{name: "a stated problem late in the abstract", kind: graph.Task,
+			text: "Markets clear prices. Traders post bids. In this paper we study the problem of contextual bilateral pricing with noisy values.",
+			want: []string{"contextual bilateral pricing"}},
+	})
+}
+
 // A benchmark paper works on evaluating the model family it tests.
 func TestClassBenchmarkTask(t *testing.T) {
 	runClass(t, []classCase{

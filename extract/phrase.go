@@ -155,6 +155,9 @@ type phrase struct {
 	// agent marks a phrase made from an agent noun ("image tokenizer"):
 	// a technique of that name does not explain the task it does.
 	agent bool
+	// cued marks a phrase the text calls a problem ("the problem of
+	// X"): it is in focus wherever it stands.
+	cued bool
 }
 
 // maxModifiers bounds a phrase's modifiers: past three, the words to the
@@ -162,45 +165,120 @@ type phrase struct {
 const maxModifiers = 3
 
 // statingVerbs state the problem a paper works on: "we study the problem
-// of contextual online bilateral trade".
-var statingVerbs = setOf("study studies consider considers address addresses tackle tackles investigate investigates")
+// of contextual online bilateral trade", "we focus on the relative
+// over-generalization issue".
+var statingVerbs = setOf("study studies consider considers address addresses tackle tackles investigate investigates focus focuses")
 
-// statedProblem returns the noun phrase after the abstract's first "we
-// study the problem of": whatever its head, the paper says it is the
-// problem. A gerund there ("the problem of estimating ...") starts a
-// clause, which the gerund grammar reads instead, and one word
-// ("robustness") is a goal rather than a problem.
-func (w *work) statedProblem() (phrase, bool) {
-	if !strings.Contains(w.text.Clean[w.body:], "problem of") {
+// problemNouns are the nouns that say the phrase beside them is a
+// problem: "the problem of X", "the X issue", "a phenomenon known as X".
+var problemNouns = setOf("problem problems issue task tasks phenomenon setting challenge")
+
+// cuedProblems returns the noun phrases the abstract itself calls its
+// problem, whatever their head: "we study the problem of X", "we focus on
+// the X issue", "a phenomenon known as X", "a novel task, X,". Such a
+// phrase is the problem wherever it stands. A gerund there ("the problem
+// of estimating ...") starts a clause, which the gerund grammar reads
+// instead, and one word ("robustness") is a goal rather than a problem.
+func (w *work) cuedProblems() []phrase {
+	var out []phrase
+	for i := w.bodyWord; i+2 < len(w.words); i++ {
+		wd := w.words[i]
+		switch {
+		case statingVerbs[wd.lower] && !wd.stop && w.introducedBy(i):
+			the := i + 1
+			if w.words[the].lower == "on" {
+				the++ // "we focus on the X issue"
+			}
+			if the+1 >= len(w.words) || w.words[the].lower != "the" || w.words[the-1].stop || w.words[the].stop {
+				continue
+			}
+			if the+2 < len(w.words) && w.words[the+1].lower == "problem" && w.words[the+2].lower == "of" && !w.words[the+1].comma {
+				if p, ok := w.cuedPhrase(the + 3); ok {
+					out = append(out, p)
+				}
+				continue
+			}
+			// "we focus on the X (XO) issue": the phrase before the
+			// noun that calls it one.
+			if p, ok := w.cuedPhrase(the + 1); ok {
+				n := w.wordAfter(p.end)
+				if n+1 < len(w.words) && w.words[n].open && w.words[n].close && acronymLike(strings.Trim(w.words[n].text, "()[]")) {
+					n++
+				}
+				if n < len(w.words) && problemNouns[w.words[n].lower] {
+					out = append(out, p)
+				}
+			}
+		case namingWord&wd.class != 0 && wd.lower != "namely" || wd.lower == "known" && w.words[i+1].lower == "as":
+			// "a phenomenon known as X", "a new task called X".
+			from := i + 1
+			if wd.lower == "known" {
+				from++
+			}
+			if i == 0 || w.words[i-1].stop || !problemNouns[w.words[i-1].lower] || from >= len(w.words) {
+				continue
+			}
+			if p, ok := w.cuedPhrase(from); ok {
+				out = append(out, p)
+			}
+		case wd.comma && (wd.lower == "task" || wd.lower == "problem") && i >= 2 &&
+			(w.words[i-1].lower == "novel" || w.words[i-1].lower == "new"):
+			// "we introduce a novel task, multi-view customization,
+			// which ...": an appositive names it.
+			if p, ok := w.cuedPhrase(i + 1); ok && w.words[w.wordAfter(p.end)-1].comma {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// gauges are the adjectives that say how much of something there is,
+// which makes the phrase a shortfall rather than a problem's name.
+var gauges = setOf("low high poor limited severe excessive insufficient")
+
+// wordAfter returns the index of the first word that starts at or after
+// cleaned offset at.
+func (w *work) wordAfter(at int) int {
+	i, _ := slices.BinarySearchFunc(w.words, at, func(wd word, at int) int { return wd.start - at })
+	return i
+}
+
+// cuedPhrase returns the noun phrase of two to four modifiers that starts
+// at word from and ends where the noun phrase does.
+func (w *work) cuedPhrase(from int) (phrase, bool) {
+	if from >= len(w.words) || w.words[from].class&taskGerund != 0 {
 		return phrase{}, false
 	}
-	for i := w.bodyWord; i+3 < len(w.words); i++ {
-		if !statingVerbs[w.words[i].lower] || !w.introducedBy(i) || w.words[i+1].lower != "the" ||
-			w.words[i+2].lower != "problem" || w.words[i+3].lower != "of" || w.words[i+2].comma {
-			continue
-		}
-		from, last := i+4, -1
-		for j := from; j < len(w.words) && j-from <= maxModifiers; j++ {
-			if !w.modifier(j) || w.words[j].open {
-				break
-			}
-			last = j
-			if m := w.words[j]; m.stop || m.comma || m.close {
-				break
-			}
-		}
-		if last <= from || w.words[from].class&taskGerund != 0 {
-			return phrase{}, false // one word ("robustness") is a goal
-		}
-		// The phrase ends where the text goes on with more of it: "the
-		// problem of graph sparsification in data streams" ends at
-		// "sparsification", not inside a longer noun phrase.
-		if n := last + 1; n < len(w.words) && !w.words[last].stop && !w.words[last].comma && w.modifier(n) {
-			return phrase{}, false
-		}
-		return phrase{name: w.phraseName(from, last, w.words[last].lower), start: w.words[from].start, end: w.words[last].end}, true
+	if gauges[w.words[from].lower] {
+		return phrase{}, false // "the low query efficiency issue" is a shortfall
 	}
-	return phrase{}, false
+	last := -1
+	for j := from; j < len(w.words) && j-from <= maxModifiers; j++ {
+		// A last -ing word is a noun: "alignment faking", "reward
+		// hacking".
+		noun := j > from && strings.HasSuffix(w.words[j].lower, "ing") && w.words[j].class&notModifier == 0 && (w.words[j].stop || w.words[j].comma || j+1 < len(w.words) && w.words[j+1].class&notModifier != 0)
+		if !(w.modifier(j) || noun) || w.words[j].open && j > from {
+			break
+		}
+		last = j
+		if m := w.words[j]; m.stop || m.comma || m.close {
+			break
+		}
+	}
+	if last <= from {
+		return phrase{}, false // one word ("robustness") is a goal
+	}
+	// The phrase ends where the text goes on with more of it: "the
+	// problem of graph sparsification in data streams" ends at
+	// "sparsification", not inside a longer noun phrase.
+	if n := last + 1; n < len(w.words) && !w.words[last].stop && !w.words[last].comma && w.modifier(n) && !w.words[n].open && !problemNouns[w.words[n].lower] {
+		return phrase{}, false
+	}
+	if problemNouns[w.words[last].lower] {
+		return phrase{}, false
+	}
+	return phrase{name: w.phraseName(from, last+1, ""), start: w.words[from].start, end: w.words[last].end, cued: true}, true
 }
 
 // taskPhrases links the task phrases the paper is about, but for its own
@@ -216,8 +294,12 @@ func (w *work) taskPhrases(ctx context.Context, name string) {
 	if p, ok := w.titlePurpose(); ok && !slices.ContainsFunc(found, func(q phrase) bool { return q.start <= p.start && p.end <= q.end }) {
 		found = append(found, p)
 	}
-	if p, ok := w.statedProblem(); ok && !slices.ContainsFunc(found, func(q phrase) bool { return q.start <= p.start && p.end <= q.end }) {
-		found = append(found, p)
+	for _, p := range w.cuedProblems() {
+		if k := slices.IndexFunc(found, func(q phrase) bool { return q.start <= p.start && p.end <= q.end }); k >= 0 {
+			found[k].cued = true
+		} else {
+			found = append(found, p)
+		}
 	}
 	// A denied phrase is no mention, and does not make another one twice
 	// written.
@@ -233,7 +315,7 @@ func (w *work) taskPhrases(ctx context.Context, name string) {
 			return
 		}
 		a, _ := w.text.Span(p.start, p.end)
-		focus[i] = w.about(a) && (w.body > 0 || p.start < w.subjectEnd())
+		focus[i] = p.cued || w.about(a) && (w.body > 0 || p.start < w.subjectEnd())
 		// An agent noun written twice mid-abstract is a component ("a
 		// diffusion planner"), not the problem.
 		for _, q := range found {
@@ -355,7 +437,8 @@ func shortestForms(ctx context.Context, found []phrase) bool {
 			return false
 		}
 		for _, q := range found {
-			if len(q.name) < len(found[i].name) && strings.HasSuffix(found[i].name, " "+q.name) {
+			alone := q.end <= found[i].start || q.start >= found[i].end
+			if alone && len(q.name) < len(found[i].name) && strings.HasSuffix(found[i].name, " "+q.name) {
 				found[i].name = q.name
 			}
 		}
@@ -754,11 +837,18 @@ func modifierForm(s string) string {
 	return strings.Join(parts, "-")
 }
 
+// uncountable are the nouns ending in s that are singular and that the
+// endings singularWord keeps do not catch.
+var uncountable = setOf("bias alias atlas canvas lens news chaos")
+
 // singularWord drops the plural s of an English noun: "images" ->
 // "image", but not "analysis", "corpus", "dynamics" or "class".
 func singularWord(s string) string {
-	if len(s) <= 3 || !strings.HasSuffix(s, "s") {
+	if len(s) <= 3 || !strings.HasSuffix(s, "s") || uncountable[s] {
 		return s
+	}
+	if uncountable[strings.TrimSuffix(s, "es")] {
+		return s[:len(s)-2] // "biases"
 	}
 	for _, keep := range []string{"ss", "us", "is", "ics", "ous", "ies"} {
 		if strings.HasSuffix(s, keep) {
