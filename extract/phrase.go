@@ -233,6 +233,48 @@ func (w *work) cuedProblems() []phrase {
 	return out
 }
 
+// contributionPurpose reports whether the phrase that starts at cleaned
+// offset at is what the paper's contribution is for: "we introduce
+// FaithBench, a benchmark for instance-level CoT unfaithfulness
+// detection", "we propose GAR for comprehensive region-level visual
+// understanding". Only the contribution's own sentence counts, and only
+// its first "for".
+func (w *work) contributionPurpose(at int) bool {
+	i := w.wordAfter(at)
+	if i < len(w.words) && w.words[i].class&taskGerund != 0 {
+		// "a benchmark for evaluating X" names what the benchmark
+		// does, at whatever length.
+		return false
+	}
+	j := i - 1
+	for j >= w.bodyWord && i-j <= 3 && w.words[j].lower != "for" && w.words[j].class&notModifier != 0 && !w.words[j].stop && !w.words[j].comma {
+		j-- // "for comprehensive ...", "for the ..."
+	}
+	if j < w.bodyWord || w.words[j].lower != "for" {
+		return false
+	}
+	for k := j - 1; k >= w.bodyWord && !w.words[k].stop; k-- {
+		switch {
+		case w.words[k].lower == "for":
+			return false
+		case w.words[k].class&introVerb != 0 && k > 0 && (w.words[k-1].lower == "we" || w.introducedBy(k)):
+			return w.firstContribution(k)
+		}
+	}
+	return false
+}
+
+// firstContribution reports whether the intro verb at word k is the
+// abstract's first that the paper says of itself.
+func (w *work) firstContribution(k int) bool {
+	for j := w.bodyWord; j < k; j++ {
+		if w.words[j].class&introVerb != 0 && j > 0 && (w.words[j-1].lower == "we" || w.introducedBy(j)) {
+			return false
+		}
+	}
+	return true
+}
+
 // gauges are the adjectives that say how much of something there is,
 // which makes the phrase a shortfall rather than a problem's name.
 var gauges = setOf("low high poor limited severe excessive insufficient")
@@ -300,6 +342,9 @@ func (w *work) taskPhrases(ctx context.Context, name string) {
 		} else {
 			found = append(found, p)
 		}
+	}
+	for i := range found {
+		found[i].cued = found[i].cued || w.contributionPurpose(found[i].start)
 	}
 	// A denied phrase is no mention, and does not make another one twice
 	// written.
@@ -849,6 +894,11 @@ func singularWord(s string) string {
 	}
 	if uncountable[strings.TrimSuffix(s, "es")] {
 		return s[:len(s)-2] // "biases"
+	}
+	for _, es := range []string{"shes", "ches", "xes", "sses", "zzes"} {
+		if strings.HasSuffix(s, es) && s != "caches" && s != "niches" {
+			return s[:len(s)-2] // "meshes", "patches", "boxes", "classes"
+		}
 	}
 	for _, keep := range []string{"ss", "us", "is", "ics", "ous", "ies"} {
 		if strings.HasSuffix(s, keep) {
