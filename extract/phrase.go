@@ -645,7 +645,13 @@ func (w *work) phraseAt(i int) (phrase, bool) {
 	}
 	if wd.class&taskGerund != 0 && w.startsClause(i) {
 		// "Forecasting Future Satellite Images" is future satellite
-		// image forecasting.
+		// image forecasting; "evaluating the robustness of X" robustness
+		// evaluation, where the object is itself a problem's word.
+		if n := i + 1; n+1 < len(w.words) && w.words[n].lower == "the" && !wd.stop && !wd.comma && w.words[n+1].class&taskHead != 0 && w.words[n+1].class&taskGerund == 0 {
+			if p, ok := w.objectPhrase(i, taskGerunds[wd.lower], n+1); ok {
+				return p, true
+			}
+		}
 		return w.objectPhrase(i, taskGerunds[wd.lower], i+1)
 	}
 	head, agent := wd.lower, false
@@ -657,13 +663,23 @@ func (w *work) phraseAt(i int) (phrase, bool) {
 	if studyHeads[head] && w.studyOfItsOwn(i) {
 		return phrase{}, false
 	}
-	if !wd.stop && !wd.comma && !wd.close && i+2 < len(w.words) && w.words[i+1].lower == "of" {
+	// "reinforcement learning of large language models" is no learning
+	// of them: the head ends a vocabulary match.
+	inMatch := i > 0 && w.taken[wd.start] && w.taken[w.words[i-1].start] && !w.words[i-1].stop && !w.words[i-1].comma
+	if !wd.stop && !wd.comma && !wd.close && i+2 < len(w.words) && w.words[i+1].lower == "of" && !inMatch {
 		from := i + 2
 		// "Tracking of Any Point" is point tracking.
 		if w.words[from].class&determiner != 0 || w.words[from].lower == "any" {
 			from++
 		}
 		if p, ok := w.objectPhrase(i, head, from); ok {
+			// "Personalized alignment of large language models" is
+			// personalized LLM alignment: a participle before the head
+			// says what kind.
+			if j := i - 1; j >= 0 && j != w.bodyWord-1 && w.words[j].class&participle != 0 && !w.words[j].stop && !w.words[j].comma && w.modifier(j) {
+				p.name = modifierForm(w.words[j].text) + " " + p.name
+				p.start = w.words[j].start
+			}
 			return p, true
 		}
 	}
@@ -779,7 +795,11 @@ func (w *work) objectPhrase(i int, head string, from int) (phrase, bool) {
 	}
 	last := -1
 	for j := from; j < len(w.words) && j-from < maxModifiers+1; j++ {
-		if j == w.bodyWord || !w.modifier(j) || w.words[j].open {
+		// "Synthesis of Federated Learning Systems": inside an object
+		// "learning" is a noun.
+		noun := j > from && w.words[j].lower == "learning" && !w.words[j-1].stop && !w.words[j-1].comma &&
+			!w.words[j].stop && !w.words[j].comma && j+1 < len(w.words) && w.modifier(j+1)
+		if j == w.bodyWord || !(w.modifier(j) || noun) || w.words[j].open || j > from && w.verbAfterPlural(j) {
 			break
 		}
 		last = j
@@ -796,6 +816,15 @@ func (w *work) objectPhrase(i int, head string, from int) (phrase, bool) {
 		return phrase{}, false
 	}
 	return phrase{name: w.phraseName(from, last+1, head), start: w.words[i].start, end: w.words[last].end}, true
+}
+
+// verbAfterPlural reports whether word j, an -s word after a plural
+// noun, is the verb of a clause: "alignment of large language models
+// adapts responses".
+func (w *work) verbAfterPlural(j int) bool {
+	prev, cur := w.words[j-1].lower, w.words[j].lower
+	plural := func(s string) bool { return len(s) > 3 && singularWord(s) != s }
+	return plural(prev) && strings.HasSuffix(cur, "s") && plural(cur) && !acronymLike(w.words[j].text)
 }
 
 // modifier reports whether word j can modify a task head: a content word
@@ -884,7 +913,7 @@ func modifierForm(s string) string {
 
 // uncountable are the nouns ending in s that are singular and that the
 // endings singularWord keeps do not catch.
-var uncountable = setOf("bias alias atlas canvas lens news chaos")
+var uncountable = setOf("bias alias atlas canvas lens news chaos series species")
 
 // singularWord drops the plural s of an English noun: "images" ->
 // "image", but not "analysis", "corpus", "dynamics" or "class".
