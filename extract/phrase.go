@@ -129,7 +129,7 @@ var genericTasks = setOf("machine-learning deep-learning supervised-learning sta
 // procedureHeads name what a method does rather than a problem: a phrase
 // with one of them that spells the paper's own name ("Flawed-Aware
 // Policy Optimization" of FAPO) is the name's long form.
-var procedureHeads = setOf("learning optimization optimisation modeling modelling sampling distillation alignment tuning decoding")
+var procedureHeads = setOf("learning optimization optimisation modeling modelling sampling distillation alignment tuning decoding matching")
 
 // participles are the -ed and -ing words that modify a task head as
 // adjectives or nouns ("supervised", "embodied", "remote sensing",
@@ -231,6 +231,47 @@ func (w *work) cuedProblems() []phrase {
 		}
 	}
 	return out
+}
+
+// titleMethodSide reports whether the title phrase p names the method
+// rather than the problem: it precedes the "for" of a purpose and its
+// head names a procedure ("UniTrack: Differentiable Graph
+// Representation Learning for Multi-Object Tracking", "MATRIX: Mask
+// Track Alignment for Interaction-aware Video Generation"). After
+// "with" a phrase is as often the problem ("... Language Models with
+// Learned Memory Management") as the method.
+func (w *work) titleMethodSide(p phrase) bool {
+	if p.start >= w.body {
+		return false
+	}
+	f := strings.Fields(p.name)
+	if !procedureHeads[f[len(f)-1]] {
+		return false
+	}
+	for j := w.wordAfter(p.end); j < w.bodyWord && !w.words[j].stop; j++ {
+		if w.words[j].lower == "for" {
+			_, ok := w.titlePurpose()
+			return ok || j+1 < w.bodyWord && w.taskAt(w.words[j+1].start)
+		}
+	}
+	return false
+}
+
+// taskAt reports whether a vocabulary task's mention starts at cleaned
+// offset at.
+func (w *work) taskAt(at int) bool {
+	a, _ := w.text.Span(at, at)
+	for _, f := range w.order {
+		if f.kind != graph.Task || f.entry < 0 {
+			continue
+		}
+		for _, m := range f.mentions {
+			if m.Start == a {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // contributionPurpose reports whether the phrase that starts at cleaned
@@ -375,7 +416,7 @@ func (w *work) taskPhrases(ctx context.Context, name string) {
 			return
 		}
 		if genericTasks[strings.ReplaceAll(p.name, " ", "-")] ||
-			w.coveredByEntity(p.start, p.end, p.agent) || w.namePart(p, name) {
+			w.coveredByEntity(p.start, p.end, p.agent) || w.namePart(p, name) || !p.cued && w.titleMethodSide(p) {
 			continue
 		}
 		if !focus[i] {
