@@ -725,6 +725,9 @@ func (w *work) phraseAt(i int) (phrase, bool) {
 		}
 	}
 	first := w.modifiersBefore(i)
+	if w.modifiesLaterHead(i) {
+		return phrase{}, false
+	}
 	if first == i && i < w.bodyWord && fieldHeads[head] {
 		return phrase{name: head, start: wd.start, end: wd.end}, true
 	}
@@ -732,6 +735,25 @@ func (w *work) phraseAt(i int) (phrase, bool) {
 		return phrase{}, false
 	}
 	return phrase{name: w.phraseName(first, i, head), start: w.words[first].start, end: wd.end, agent: agent}, true
+}
+
+// modifiesLaterHead reports whether the head at word i is a modifier of
+// a later head in the same noun phrase, which names the problem: in "RL
+// Verifier Generation" the problem is the generation, in "Reasoning
+// Intensive Retrieval" the retrieval.
+func (w *work) modifiesLaterHead(i int) bool {
+	for k := i + 1; k < len(w.words) && k-i <= maxModifiers; k++ {
+		if p := w.words[k-1]; p.stop || p.comma || p.close || k == w.bodyWord || w.words[k].open {
+			return false
+		}
+		if w.words[k].class&(taskHead|agentNoun) != 0 && w.words[k].class&taskGerund == 0 {
+			return w.modifiersBefore(k) <= i
+		}
+		if !w.modifier(k) {
+			return false
+		}
+	}
+	return false
 }
 
 // studyHeads are heads that also name the paper's own kind of work.
