@@ -120,7 +120,7 @@ var notModifiers = setOf(`a an the of for in on at to from by with via and or bu
 	matter unlock explain explains reveal reveals rethink revisit
 	although though whereas because since unless whether once if after before during
 	major minor main primary central crucial essential vital
-	seek seeks integrate integrates stabilize stabilizes`)
+	seek seeks integrate integrates stabilize stabilizes unify unifies like unlike`)
 
 // genericTasks are phrases the grammar finds that name no research
 // problem: GUIDELINES.md's generic goals and whole disciplines.
@@ -251,22 +251,22 @@ func (w *work) titleMethodSide(p phrase) bool {
 	for j := w.wordAfter(p.end); j < w.bodyWord && !w.words[j].stop; j++ {
 		if w.words[j].lower == "for" {
 			_, ok := w.titlePurpose()
-			return ok || j+1 < w.bodyWord && w.taskAt(w.words[j+1].start)
+			return ok || w.taskAfter(w.words[j].end)
 		}
 	}
 	return false
 }
 
-// taskAt reports whether a vocabulary task's mention starts at cleaned
-// offset at.
-func (w *work) taskAt(at int) bool {
+// taskAfter reports whether a vocabulary task is mentioned in the title
+// after cleaned offset at: "... for Interaction-aware Video Generation".
+func (w *work) taskAfter(at int) bool {
 	a, _ := w.text.Span(at, at)
 	for _, f := range w.order {
 		if f.kind != graph.Task || f.entry < 0 {
 			continue
 		}
 		for _, m := range f.mentions {
-			if m.Start == a {
+			if m.Start >= a && m.Start < w.base {
 				return true
 			}
 		}
@@ -728,6 +728,11 @@ func (w *work) phraseAt(i int) (phrase, bool) {
 	if w.modifiesLaterHead(i) {
 		return phrase{}, false
 	}
+	if first == i {
+		if p, ok := w.sharedModifiers(i, head); ok {
+			return p, true
+		}
+	}
 	if first == i && i < w.bodyWord && fieldHeads[head] {
 		return phrase{name: head, start: wd.start, end: wd.end}, true
 	}
@@ -735,6 +740,24 @@ func (w *work) phraseAt(i int) (phrase, bool) {
 		return phrase{}, false
 	}
 	return phrase{name: w.phraseName(first, i, head), start: w.words[first].start, end: wd.end, agent: agent}, true
+}
+
+// sharedModifiers returns the phrase of the head at word i that a
+// coordination gives it the modifiers of the head before: "Multimodal
+// Understanding and Generation" is multimodal generation too.
+func (w *work) sharedModifiers(i int, head string) (phrase, bool) {
+	if i < 3 || w.words[i-1].lower != "and" || i-1 == w.bodyWord {
+		return phrase{}, false
+	}
+	h := i - 2
+	if p := w.words[h]; p.stop || p.comma || p.class&taskHead == 0 || p.class&taskGerund != 0 || w.words[i-1].stop {
+		return phrase{}, false
+	}
+	first := w.modifiersBefore(h)
+	if first == h {
+		return phrase{}, false
+	}
+	return phrase{name: w.phraseName(first, h, head), start: w.words[i].start, end: w.words[i].end}, true
 }
 
 // modifiesLaterHead reports whether the head at word i is a modifier of
