@@ -160,6 +160,12 @@ type work struct {
 	// where the abstract's opening sentence's does (offsets in
 	// text.Orig): see about.
 	focus struct{ title, opening int }
+	// intro is the word of the abstract's first "we propose" (at), or
+	// -1, once known: see firstContribution.
+	intro struct {
+		known bool
+		at    int
+	}
 	// spare holds what ensureTask links when nothing else is a task: the
 	// first role and the first task phrase that were not in focus.
 	spare struct {
@@ -725,9 +731,10 @@ func (w *work) ownKind(name string, m graph.Mention) bool {
 	if m.Start < w.base || strings.HasSuffix(name, "learning") || strings.HasSuffix(name, "training") {
 		return false
 	}
-	// Mentions are in text.Orig; words are in the cleaned text.
-	i := slices.IndexFunc(w.words, func(wd word) bool { a, _ := w.text.Span(wd.start, wd.start); return a >= m.End })
-	if i < 0 || !ownKindHeads[singularWord(w.words[i].lower)] || w.words[i-1].stop || w.words[i-1].comma {
+	// Mentions are in text.Orig, words in the cleaned text, and both
+	// orders agree.
+	i, _ := slices.BinarySearchFunc(w.words, m.End, func(wd word, end int) int { a, _ := w.text.Span(wd.start, wd.start); return a - end })
+	if i == 0 || i >= len(w.words) || !ownKindHeads[singularWord(w.words[i].lower)] || w.words[i-1].stop || w.words[i-1].comma {
 		return false
 	}
 	for k := i - 1; k >= w.bodyWord && !w.words[k].stop; k-- {

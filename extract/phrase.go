@@ -41,7 +41,7 @@ var taskHeads = setOf(`generation detection segmentation estimation forecasting 
 	aggregation recovery hallucination interpretability computation measurement robustness fairness
 	safety security privacy transferability provenance management upsampling filtering
 	perception compositing customization personalization personalisation debiasing
-	auditing`)
+	auditing calibration`)
 
 // agentHeads map the agent noun of a task to its head: "a unified image
 // tokenizer" does image tokenization, "an X detector" X detection.
@@ -120,7 +120,8 @@ var notModifiers = setOf(`a an the of for in on at to from by with via and or bu
 	matter unlock explain explains reveal reveals rethink revisit
 	although though whereas because since unless whether once if after before during
 	major minor main primary central crucial essential vital
-	seek seeks integrate integrates stabilize stabilizes unify unifies like unlike`)
+	seek seeks integrate integrates stabilize stabilizes unify unifies like unlike
+	suboptimal sub-optimal poor`)
 
 // genericTasks are phrases the grammar finds that name no research
 // problem: GUIDELINES.md's generic goals and whole disciplines.
@@ -308,12 +309,16 @@ func (w *work) contributionPurpose(at int) bool {
 // firstContribution reports whether the intro verb at word k is the
 // abstract's first that the paper says of itself.
 func (w *work) firstContribution(k int) bool {
-	for j := w.bodyWord; j < k; j++ {
-		if w.words[j].class&introVerb != 0 && j > 0 && (w.words[j-1].lower == "we" || w.introducedBy(j)) {
-			return false
+	if !w.intro.known {
+		w.intro.known, w.intro.at = true, -1
+		for j := w.bodyWord; j < len(w.words); j++ {
+			if w.words[j].class&introVerb != 0 && j > 0 && (w.words[j-1].lower == "we" || w.introducedBy(j)) {
+				w.intro.at = j
+				break
+			}
 		}
 	}
-	return true
+	return k == w.intro.at
 }
 
 // gauges are the adjectives that say how much of something there is,
@@ -385,6 +390,9 @@ func (w *work) taskPhrases(ctx context.Context, name string) {
 		}
 	}
 	for i := range found {
+		if ctx.Err() != nil {
+			return
+		}
 		found[i].cued = found[i].cued || w.contributionPurpose(found[i].start)
 	}
 	// A denied phrase is no mention, and does not make another one twice
