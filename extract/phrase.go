@@ -986,8 +986,12 @@ var eponyms = func() map[string]string {
 
 // modifierForm is how a modifier is written in a canonical task name:
 // lower case but for acronyms ("ASR error correction") and eponyms,
-// singular ("satellite images" -> "satellite image").
+// singular ("satellite images" -> "satellite image"), and "autoregressive"
+// however hyphenated.
 func modifierForm(s string) string {
+	if strings.EqualFold(s, "auto-regressive") {
+		return "autoregressive"
+	}
 	parts := strings.Split(s, "-")
 	for i, p := range parts {
 		switch {
