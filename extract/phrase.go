@@ -184,6 +184,9 @@ func (w *work) cuedProblems() []phrase {
 	var out []phrase
 	for i := w.bodyWord; i+2 < len(w.words); i++ {
 		wd := w.words[i]
+		if wd.class&problemCue == 0 {
+			continue
+		}
 		switch {
 		case statingVerbs[wd.lower] && !wd.stop && w.introducedBy(i):
 			the := i + 1
