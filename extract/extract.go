@@ -738,7 +738,7 @@ func (w *work) ownKind(name string, m graph.Mention) bool {
 		return false
 	}
 	for k := i - 1; k >= w.bodyWord && !w.words[k].stop; k-- {
-		if w.words[k].class&introVerb != 0 && k > 0 && (w.words[k-1].lower == "we" || w.introducedBy(k)) {
+		if w.ownIntro(k) {
 			return w.firstContribution(k)
 		}
 	}

@@ -302,11 +302,17 @@ func (w *work) contributionPurpose(at int) bool {
 		switch {
 		case w.words[k].lower == "for":
 			return false
-		case w.words[k].class&introVerb != 0 && k > 0 && (w.words[k-1].lower == "we" || w.introducedBy(k)):
+		case w.ownIntro(k):
 			return w.firstContribution(k)
 		}
 	}
 	return false
+}
+
+// ownIntro reports whether word k is an intro verb the paper says of
+// itself: "we propose", "this paper introduces".
+func (w *work) ownIntro(k int) bool {
+	return w.words[k].class&introVerb != 0 && k > 0 && (w.words[k-1].lower == "we" || w.introducedBy(k))
 }
 
 // firstContribution reports whether the intro verb at word k is the
@@ -315,7 +321,7 @@ func (w *work) firstContribution(k int) bool {
 	if !w.intro.known {
 		w.intro.known, w.intro.at = true, -1
 		for j := w.bodyWord; j < len(w.words); j++ {
-			if w.words[j].class&introVerb != 0 && j > 0 && (w.words[j-1].lower == "we" || w.introducedBy(j)) {
+			if w.ownIntro(j) {
 				w.intro.at = j
 				break
 			}
