@@ -160,6 +160,12 @@ type work struct {
 	// where the abstract's opening sentence's does (offsets in
 	// text.Orig): see about.
 	focus struct{ title, opening int }
+	// intro is the word of the abstract's first "we propose" (at), or
+	// -1, once known: see firstContribution.
+	intro struct {
+		known bool
+		at    int
+	}
 	// spare holds what ensureTask links when nothing else is a task: the
 	// first role and the first task phrase that were not in focus.
 	spare struct {
@@ -703,13 +709,41 @@ func (w *work) roles(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		if w.x.off&stageRoles != 0 || !slices.ContainsFunc(f.mentions, func(m graph.Mention) bool { return w.about(m.Start) }) {
+		if w.x.off&stageRoles != 0 || !slices.ContainsFunc(f.mentions, func(m graph.Mention) bool { return w.about(m.Start) || w.ownKind(f.name, m) }) {
 			w.unlink(f)
 			if w.spare.role == nil {
 				w.spare.role = f
 			}
 		}
 	}
+}
+
+// ownKindHeads are the nouns after a technique that make it the kind of
+// the paper's own method: "we present DiaBlo, a simple yet effective
+// PEFT approach".
+var ownKindHeads = setOf("approach method framework technique algorithm")
+
+// ownKind reports whether the mention m (offsets in text.Orig) of the
+// role name says what kind of method the paper's first contribution is:
+// the technique is then what the paper works on. A learning or training
+// scheme ("a reinforcement learning framework") says how the method is
+// trained, not what it is for.
+func (w *work) ownKind(name string, m graph.Mention) bool {
+	if m.Start < w.base || strings.HasSuffix(name, "learning") || strings.HasSuffix(name, "training") {
+		return false
+	}
+	// Mentions are in text.Orig, words in the cleaned text, and both
+	// orders agree.
+	i, _ := slices.BinarySearchFunc(w.words, m.End, func(wd word, end int) int { a, _ := w.text.Span(wd.start, wd.start); return a - end })
+	if i == 0 || i >= len(w.words) || !ownKindHeads[singularWord(w.words[i].lower)] || w.words[i-1].stop || w.words[i-1].comma {
+		return false
+	}
+	for k := i - 1; k >= w.bodyWord && !w.words[k].stop; k-- {
+		if w.ownIntro(k) {
+			return w.firstContribution(k)
+		}
+	}
+	return false
 }
 
 // ensureTask links a task to a paper that has none, as a graph where a

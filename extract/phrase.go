@@ -41,7 +41,7 @@ var taskHeads = setOf(`generation detection segmentation estimation forecasting 
 	aggregation recovery hallucination interpretability computation measurement robustness fairness
 	safety security privacy transferability provenance management upsampling filtering
 	perception compositing customization personalization personalisation debiasing
-	auditing`)
+	auditing calibration`)
 
 // agentHeads map the agent noun of a task to its head: "a unified image
 // tokenizer" does image tokenization, "an X detector" X detection.
@@ -120,7 +120,8 @@ var notModifiers = setOf(`a an the of for in on at to from by with via and or bu
 	matter unlock explain explains reveal reveals rethink revisit
 	although though whereas because since unless whether once if after before during
 	major minor main primary central crucial essential vital
-	seek seeks integrate integrates stabilize stabilizes`)
+	seek seeks integrate integrates stabilize stabilizes unify unifies like unlike
+	suboptimal sub-optimal poor`)
 
 // genericTasks are phrases the grammar finds that name no research
 // problem: GUIDELINES.md's generic goals and whole disciplines.
@@ -129,7 +130,7 @@ var genericTasks = setOf("machine-learning deep-learning supervised-learning sta
 // procedureHeads name what a method does rather than a problem: a phrase
 // with one of them that spells the paper's own name ("Flawed-Aware
 // Policy Optimization" of FAPO) is the name's long form.
-var procedureHeads = setOf("learning optimization optimisation modeling modelling sampling distillation alignment tuning decoding")
+var procedureHeads = setOf("learning optimization optimisation modeling modelling sampling distillation alignment tuning decoding matching")
 
 // participles are the -ed and -ing words that modify a task head as
 // adjectives or nouns ("supervised", "embodied", "remote sensing",
@@ -155,6 +156,9 @@ type phrase struct {
 	// agent marks a phrase made from an agent noun ("image tokenizer"):
 	// a technique of that name does not explain the task it does.
 	agent bool
+	// cued marks a phrase the text calls a problem ("the problem of
+	// X"): it is in focus wherever it stands.
+	cued bool
 }
 
 // maxModifiers bounds a phrase's modifiers: past three, the words to the
@@ -162,45 +166,216 @@ type phrase struct {
 const maxModifiers = 3
 
 // statingVerbs state the problem a paper works on: "we study the problem
-// of contextual online bilateral trade".
-var statingVerbs = setOf("study studies consider considers address addresses tackle tackles investigate investigates")
+// of contextual online bilateral trade", "we focus on the relative
+// over-generalization issue".
+var statingVerbs = setOf("study studies consider considers address addresses tackle tackles investigate investigates focus focuses")
 
-// statedProblem returns the noun phrase after the abstract's first "we
-// study the problem of": whatever its head, the paper says it is the
-// problem. A gerund there ("the problem of estimating ...") starts a
-// clause, which the gerund grammar reads instead, and one word
-// ("robustness") is a goal rather than a problem.
-func (w *work) statedProblem() (phrase, bool) {
-	if !strings.Contains(w.text.Clean[w.body:], "problem of") {
-		return phrase{}, false
-	}
-	for i := w.bodyWord; i+3 < len(w.words); i++ {
-		if !statingVerbs[w.words[i].lower] || !w.introducedBy(i) || w.words[i+1].lower != "the" ||
-			w.words[i+2].lower != "problem" || w.words[i+3].lower != "of" || w.words[i+2].comma {
+// problemNouns are the nouns that say the phrase beside them is a
+// problem: "the problem of X", "the X issue", "a phenomenon known as X".
+var problemNouns = setOf("problem problems issue task tasks phenomenon setting challenge")
+
+// cuedProblems returns the noun phrases the abstract itself calls its
+// problem, whatever their head: "we study the problem of X", "we focus on
+// the X issue", "a phenomenon known as X", "a novel task, X,". Such a
+// phrase is the problem wherever it stands. A gerund there ("the problem
+// of estimating ...") starts a clause, which the gerund grammar reads
+// instead, and one word ("robustness") is a goal rather than a problem.
+func (w *work) cuedProblems() []phrase {
+	var out []phrase
+	for i := w.bodyWord; i+2 < len(w.words); i++ {
+		wd := w.words[i]
+		if wd.class&problemCue == 0 {
 			continue
 		}
-		from, last := i+4, -1
-		for j := from; j < len(w.words) && j-from <= maxModifiers; j++ {
-			if !w.modifier(j) || w.words[j].open {
-				break
+		switch {
+		case statingVerbs[wd.lower] && !wd.stop && w.introducedBy(i):
+			the := i + 1
+			if w.words[the].lower == "on" {
+				the++ // "we focus on the X issue"
 			}
-			last = j
-			if m := w.words[j]; m.stop || m.comma || m.close {
-				break
+			if the+1 >= len(w.words) || w.words[the].lower != "the" || w.words[the-1].stop || w.words[the].stop {
+				continue
+			}
+			if the+2 < len(w.words) && w.words[the+1].lower == "problem" && w.words[the+2].lower == "of" && !w.words[the+1].comma {
+				if p, ok := w.cuedPhrase(the + 3); ok {
+					out = append(out, p)
+				}
+				continue
+			}
+			// "we focus on the X (XO) issue": the phrase before the
+			// noun that calls it one.
+			if p, ok := w.cuedPhrase(the + 1); ok {
+				n := w.wordAfter(p.end)
+				if n+1 < len(w.words) && w.words[n].open && w.words[n].close && acronymLike(strings.Trim(w.words[n].text, "()[]")) {
+					n++
+				}
+				if n < len(w.words) && problemNouns[w.words[n].lower] {
+					out = append(out, p)
+				}
+			}
+		case namingWord&wd.class != 0 && wd.lower != "namely" || wd.lower == "known" && w.words[i+1].lower == "as":
+			// "a phenomenon known as X", "a new task called X".
+			from := i + 1
+			if wd.lower == "known" {
+				from++
+			}
+			if i == 0 || w.words[i-1].stop || !problemNouns[w.words[i-1].lower] || from >= len(w.words) {
+				continue
+			}
+			if p, ok := w.cuedPhrase(from); ok {
+				out = append(out, p)
+			}
+		case wd.comma && (wd.lower == "task" || wd.lower == "problem") && i >= 2 &&
+			(w.words[i-1].lower == "novel" || w.words[i-1].lower == "new"):
+			// "we introduce a novel task, multi-view customization,
+			// which ...": an appositive names it.
+			if p, ok := w.cuedPhrase(i + 1); ok && w.words[w.wordAfter(p.end)-1].comma {
+				out = append(out, p)
 			}
 		}
-		if last <= from || w.words[from].class&taskGerund != 0 {
-			return phrase{}, false // one word ("robustness") is a goal
-		}
-		// The phrase ends where the text goes on with more of it: "the
-		// problem of graph sparsification in data streams" ends at
-		// "sparsification", not inside a longer noun phrase.
-		if n := last + 1; n < len(w.words) && !w.words[last].stop && !w.words[last].comma && w.modifier(n) {
-			return phrase{}, false
-		}
-		return phrase{name: w.phraseName(from, last, w.words[last].lower), start: w.words[from].start, end: w.words[last].end}, true
 	}
-	return phrase{}, false
+	return out
+}
+
+// titleMethodSide reports whether the title phrase p names the method
+// rather than the problem: it precedes the "for" of a purpose and its
+// head names a procedure ("UniTrack: Differentiable Graph
+// Representation Learning for Multi-Object Tracking", "MATRIX: Mask
+// Track Alignment for Interaction-aware Video Generation"). After
+// "with" a phrase is as often the problem ("... Language Models with
+// Learned Memory Management") as the method.
+func (w *work) titleMethodSide(p phrase) bool {
+	if p.start >= w.body {
+		return false
+	}
+	f := strings.Fields(p.name)
+	if !procedureHeads[f[len(f)-1]] {
+		return false
+	}
+	for j := w.wordAfter(p.end); j < w.bodyWord && !w.words[j].stop; j++ {
+		if w.words[j].lower == "for" {
+			_, ok := w.titlePurpose()
+			return ok || w.taskAfter(w.words[j].end)
+		}
+	}
+	return false
+}
+
+// taskAfter reports whether a vocabulary task is mentioned in the title
+// after cleaned offset at: "... for Interaction-aware Video Generation".
+func (w *work) taskAfter(at int) bool {
+	a, _ := w.text.Span(at, at)
+	for _, f := range w.order {
+		if f.kind != graph.Task || f.entry < 0 {
+			continue
+		}
+		for _, m := range f.mentions {
+			if m.Start >= a && m.Start < w.base {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// contributionPurpose reports whether the phrase that starts at cleaned
+// offset at is what the paper's contribution is for: "we introduce
+// FaithBench, a benchmark for instance-level CoT unfaithfulness
+// detection", "we propose GAR for comprehensive region-level visual
+// understanding". Only the contribution's own sentence counts, and only
+// its first "for".
+func (w *work) contributionPurpose(at int) bool {
+	i := w.wordAfter(at)
+	if i < len(w.words) && w.words[i].class&taskGerund != 0 {
+		// "a benchmark for evaluating X" names what the benchmark
+		// does, at whatever length.
+		return false
+	}
+	j := i - 1
+	for j >= w.bodyWord && i-j <= 3 && w.words[j].lower != "for" && w.words[j].class&notModifier != 0 && !w.words[j].stop && !w.words[j].comma {
+		j-- // "for comprehensive ...", "for the ..."
+	}
+	if j < w.bodyWord || w.words[j].lower != "for" {
+		return false
+	}
+	for k := j - 1; k >= w.bodyWord && !w.words[k].stop; k-- {
+		switch {
+		case w.words[k].lower == "for":
+			return false
+		case w.ownIntro(k):
+			return w.firstContribution(k)
+		}
+	}
+	return false
+}
+
+// ownIntro reports whether word k is an intro verb the paper says of
+// itself: "we propose", "this paper introduces".
+func (w *work) ownIntro(k int) bool {
+	return w.words[k].class&introVerb != 0 && k > 0 && (w.words[k-1].lower == "we" || w.introducedBy(k))
+}
+
+// firstContribution reports whether the intro verb at word k is the
+// abstract's first that the paper says of itself.
+func (w *work) firstContribution(k int) bool {
+	if !w.intro.known {
+		w.intro.known, w.intro.at = true, -1
+		for j := w.bodyWord; j < len(w.words); j++ {
+			if w.ownIntro(j) {
+				w.intro.at = j
+				break
+			}
+		}
+	}
+	return k == w.intro.at
+}
+
+// gauges are the adjectives that say how much of something there is,
+// which makes the phrase a shortfall rather than a problem's name.
+var gauges = setOf("low high poor limited severe excessive insufficient")
+
+// wordAfter returns the index of the first word that starts at or after
+// cleaned offset at.
+func (w *work) wordAfter(at int) int {
+	i, _ := slices.BinarySearchFunc(w.words, at, func(wd word, at int) int { return wd.start - at })
+	return i
+}
+
+// cuedPhrase returns the noun phrase of two to four modifiers that starts
+// at word from and ends where the noun phrase does.
+func (w *work) cuedPhrase(from int) (phrase, bool) {
+	if from >= len(w.words) || w.words[from].class&taskGerund != 0 {
+		return phrase{}, false
+	}
+	if gauges[w.words[from].lower] {
+		return phrase{}, false // "the low query efficiency issue" is a shortfall
+	}
+	last := -1
+	for j := from; j < len(w.words) && j-from <= maxModifiers; j++ {
+		// A last -ing word is a noun: "alignment faking", "reward
+		// hacking".
+		noun := j > from && strings.HasSuffix(w.words[j].lower, "ing") && w.words[j].class&notModifier == 0 && (w.words[j].stop || w.words[j].comma || j+1 < len(w.words) && w.words[j+1].class&notModifier != 0)
+		if !(w.modifier(j) || noun) || w.words[j].open && j > from {
+			break
+		}
+		last = j
+		if m := w.words[j]; m.stop || m.comma || m.close {
+			break
+		}
+	}
+	if last <= from {
+		return phrase{}, false // one word ("robustness") is a goal
+	}
+	// The phrase ends where the text goes on with more of it: "the
+	// problem of graph sparsification in data streams" ends at
+	// "sparsification", not inside a longer noun phrase.
+	if n := last + 1; n < len(w.words) && !w.words[last].stop && !w.words[last].comma && w.modifier(n) && !w.words[n].open && !problemNouns[w.words[n].lower] {
+		return phrase{}, false
+	}
+	if problemNouns[w.words[last].lower] {
+		return phrase{}, false
+	}
+	return phrase{name: w.phraseName(from, last+1, ""), start: w.words[from].start, end: w.words[last].end, cued: true}, true
 }
 
 // taskPhrases links the task phrases the paper is about, but for its own
@@ -216,8 +391,18 @@ func (w *work) taskPhrases(ctx context.Context, name string) {
 	if p, ok := w.titlePurpose(); ok && !slices.ContainsFunc(found, func(q phrase) bool { return q.start <= p.start && p.end <= q.end }) {
 		found = append(found, p)
 	}
-	if p, ok := w.statedProblem(); ok && !slices.ContainsFunc(found, func(q phrase) bool { return q.start <= p.start && p.end <= q.end }) {
-		found = append(found, p)
+	for _, p := range w.cuedProblems() {
+		if k := slices.IndexFunc(found, func(q phrase) bool { return q.start <= p.start && p.end <= q.end }); k >= 0 {
+			found[k].cued = true
+		} else {
+			found = append(found, p)
+		}
+	}
+	for i := range found {
+		if ctx.Err() != nil {
+			return
+		}
+		found[i].cued = found[i].cued || w.contributionPurpose(found[i].start)
 	}
 	// A denied phrase is no mention, and does not make another one twice
 	// written.
@@ -233,7 +418,7 @@ func (w *work) taskPhrases(ctx context.Context, name string) {
 			return
 		}
 		a, _ := w.text.Span(p.start, p.end)
-		focus[i] = w.about(a) && (w.body > 0 || p.start < w.subjectEnd())
+		focus[i] = p.cued || w.about(a) && (w.body > 0 || p.start < w.subjectEnd())
 		// An agent noun written twice mid-abstract is a component ("a
 		// diffusion planner"), not the problem.
 		for _, q := range found {
@@ -248,7 +433,7 @@ func (w *work) taskPhrases(ctx context.Context, name string) {
 			return
 		}
 		if genericTasks[strings.ReplaceAll(p.name, " ", "-")] ||
-			w.coveredByEntity(p.start, p.end, p.agent) || w.namePart(p, name) {
+			w.coveredByEntity(p.start, p.end, p.agent) || w.namePart(p, name) || !p.cued && w.titleMethodSide(p) {
 			continue
 		}
 		if !focus[i] {
@@ -355,7 +540,8 @@ func shortestForms(ctx context.Context, found []phrase) bool {
 			return false
 		}
 		for _, q := range found {
-			if len(q.name) < len(found[i].name) && strings.HasSuffix(found[i].name, " "+q.name) {
+			alone := q.end <= found[i].start || q.start >= found[i].end
+			if alone && len(q.name) < len(found[i].name) && strings.HasSuffix(found[i].name, " "+q.name) {
 				found[i].name = q.name
 			}
 		}
@@ -517,7 +703,13 @@ func (w *work) phraseAt(i int) (phrase, bool) {
 	}
 	if wd.class&taskGerund != 0 && w.startsClause(i) {
 		// "Forecasting Future Satellite Images" is future satellite
-		// image forecasting.
+		// image forecasting; "evaluating the robustness of X" robustness
+		// evaluation, where the object is itself a problem's word.
+		if n := i + 1; n+1 < len(w.words) && w.words[n].lower == "the" && !wd.stop && !wd.comma && w.words[n+1].class&taskHead != 0 && w.words[n+1].class&taskGerund == 0 {
+			if p, ok := w.objectPhrase(i, taskGerunds[wd.lower], n+1); ok {
+				return p, true
+			}
+		}
 		return w.objectPhrase(i, taskGerunds[wd.lower], i+1)
 	}
 	head, agent := wd.lower, false
@@ -529,17 +721,35 @@ func (w *work) phraseAt(i int) (phrase, bool) {
 	if studyHeads[head] && w.studyOfItsOwn(i) {
 		return phrase{}, false
 	}
-	if !wd.stop && !wd.comma && !wd.close && i+2 < len(w.words) && w.words[i+1].lower == "of" {
+	// "reinforcement learning of large language models" is no learning
+	// of them: the head ends a vocabulary match.
+	inMatch := i > 0 && w.taken[wd.start] && w.taken[w.words[i-1].start] && !w.words[i-1].stop && !w.words[i-1].comma
+	if !wd.stop && !wd.comma && !wd.close && i+2 < len(w.words) && w.words[i+1].lower == "of" && !inMatch {
 		from := i + 2
 		// "Tracking of Any Point" is point tracking.
 		if w.words[from].class&determiner != 0 || w.words[from].lower == "any" {
 			from++
 		}
 		if p, ok := w.objectPhrase(i, head, from); ok {
+			// "Personalized alignment of large language models" is
+			// personalized LLM alignment: a participle before the head
+			// says what kind.
+			if j := i - 1; j >= 0 && j != w.bodyWord-1 && w.words[j].class&participle != 0 && !w.words[j].stop && !w.words[j].comma && w.modifier(j) {
+				p.name = modifierForm(w.words[j].text) + " " + p.name
+				p.start = w.words[j].start
+			}
 			return p, true
 		}
 	}
 	first := w.modifiersBefore(i)
+	if w.modifiesLaterHead(i) {
+		return phrase{}, false
+	}
+	if first == i {
+		if p, ok := w.sharedModifiers(i, head); ok {
+			return p, true
+		}
+	}
 	if first == i && i < w.bodyWord && fieldHeads[head] {
 		return phrase{name: head, start: wd.start, end: wd.end}, true
 	}
@@ -547,6 +757,43 @@ func (w *work) phraseAt(i int) (phrase, bool) {
 		return phrase{}, false
 	}
 	return phrase{name: w.phraseName(first, i, head), start: w.words[first].start, end: wd.end, agent: agent}, true
+}
+
+// sharedModifiers returns the phrase of the head at word i that a
+// coordination gives it the modifiers of the head before: "Multimodal
+// Understanding and Generation" is multimodal generation too.
+func (w *work) sharedModifiers(i int, head string) (phrase, bool) {
+	if i < 3 || w.words[i-1].lower != "and" || i-1 == w.bodyWord {
+		return phrase{}, false
+	}
+	h := i - 2
+	if p := w.words[h]; p.stop || p.comma || p.class&taskHead == 0 || p.class&taskGerund != 0 || w.words[i-1].stop {
+		return phrase{}, false
+	}
+	first := w.modifiersBefore(h)
+	if first == h {
+		return phrase{}, false
+	}
+	return phrase{name: w.phraseName(first, h, head), start: w.words[i].start, end: w.words[i].end}, true
+}
+
+// modifiesLaterHead reports whether the head at word i is a modifier of
+// a later head in the same noun phrase, which names the problem: in "RL
+// Verifier Generation" the problem is the generation, in "Reasoning
+// Intensive Retrieval" the retrieval.
+func (w *work) modifiesLaterHead(i int) bool {
+	for k := i + 1; k < len(w.words) && k-i <= maxModifiers; k++ {
+		if p := w.words[k-1]; p.stop || p.comma || p.close || k == w.bodyWord || w.words[k].open {
+			return false
+		}
+		if w.words[k].class&(taskHead|agentNoun) != 0 && w.words[k].class&taskGerund == 0 {
+			return w.modifiersBefore(k) <= i
+		}
+		if !w.modifier(k) {
+			return false
+		}
+	}
+	return false
 }
 
 // studyHeads are heads that also name the paper's own kind of work.
@@ -651,7 +898,11 @@ func (w *work) objectPhrase(i int, head string, from int) (phrase, bool) {
 	}
 	last := -1
 	for j := from; j < len(w.words) && j-from < maxModifiers+1; j++ {
-		if j == w.bodyWord || !w.modifier(j) || w.words[j].open {
+		// "Synthesis of Federated Learning Systems": inside an object
+		// "learning" is a noun.
+		noun := j > from && w.words[j].lower == "learning" && !w.words[j-1].stop && !w.words[j-1].comma &&
+			!w.words[j].stop && !w.words[j].comma && j+1 < len(w.words) && w.modifier(j+1)
+		if j == w.bodyWord || !(w.modifier(j) || noun) || w.words[j].open || j > from && w.verbAfterPlural(j) {
 			break
 		}
 		last = j
@@ -668,6 +919,15 @@ func (w *work) objectPhrase(i int, head string, from int) (phrase, bool) {
 		return phrase{}, false
 	}
 	return phrase{name: w.phraseName(from, last+1, head), start: w.words[i].start, end: w.words[last].end}, true
+}
+
+// verbAfterPlural reports whether word j, an -s word after a plural
+// noun, is the verb of a clause: "alignment of large language models
+// adapts responses".
+func (w *work) verbAfterPlural(j int) bool {
+	prev, cur := w.words[j-1].lower, w.words[j].lower
+	plural := func(s string) bool { return len(s) > 3 && singularWord(s) != s }
+	return plural(prev) && strings.HasSuffix(cur, "s") && plural(cur) && !acronymLike(w.words[j].text)
 }
 
 // modifier reports whether word j can modify a task head: a content word
@@ -735,8 +995,12 @@ var eponyms = func() map[string]string {
 
 // modifierForm is how a modifier is written in a canonical task name:
 // lower case but for acronyms ("ASR error correction") and eponyms,
-// singular ("satellite images" -> "satellite image").
+// singular ("satellite images" -> "satellite image"), and "autoregressive"
+// however hyphenated.
 func modifierForm(s string) string {
+	if strings.EqualFold(s, "auto-regressive") {
+		return "autoregressive"
+	}
 	parts := strings.Split(s, "-")
 	for i, p := range parts {
 		switch {
@@ -754,11 +1018,23 @@ func modifierForm(s string) string {
 	return strings.Join(parts, "-")
 }
 
+// uncountable are the nouns ending in s that are singular and that the
+// endings singularWord keeps do not catch.
+var uncountable = setOf("bias alias atlas canvas lens news chaos series species")
+
 // singularWord drops the plural s of an English noun: "images" ->
 // "image", but not "analysis", "corpus", "dynamics" or "class".
 func singularWord(s string) string {
-	if len(s) <= 3 || !strings.HasSuffix(s, "s") {
+	if len(s) <= 3 || !strings.HasSuffix(s, "s") || uncountable[s] {
 		return s
+	}
+	if uncountable[strings.TrimSuffix(s, "es")] {
+		return s[:len(s)-2] // "biases"
+	}
+	for _, es := range []string{"shes", "ches", "xes", "sses", "zzes"} {
+		if strings.HasSuffix(s, es) && s != "caches" && s != "niches" {
+			return s[:len(s)-2] // "meshes", "patches", "boxes", "classes"
+		}
 	}
 	for _, keep := range []string{"ss", "us", "is", "ics", "ous", "ies"} {
 		if strings.HasSuffix(s, keep) {

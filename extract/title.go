@@ -125,13 +125,17 @@ func (w *work) titlePurpose() (phrase, bool) {
 		// One word names a problem only if it names a field: "for
 		// Reasoning", not "for Classification and Evaluation";
 		// and a model is not a purpose: "for Long-Context LLMs".
-		if !ok || last == from && !fieldHeads[w.words[from].lower] || w.generic(w.words[last]) {
+		if !ok || last == from && !fieldHeads[w.words[from].lower] || w.generic(w.words[last]) || systemNouns[w.words[last].lower] {
 			return phrase{}, false
 		}
 		return p, true
 	}
 	return phrase{}, false
 }
+
+// systemNouns end the title phrases after "for" that name the systems a
+// method is for, not a problem: "for MoE Models", "for Spiking Networks".
+var systemNouns = setOf("model models network networks architecture architectures transformer transformers")
 
 // methodWords introduce the method in a title. "by" introduces as often
 // an author ("by Expert Researchers"), and "with" a setting ("with

@@ -192,6 +192,7 @@ const (
 	agentNoun                           // a key of agentHeads, or its plural
 	negator                             // negators
 	techniqueVerb                       // a form of techniqueVerbs (see verbForms)
+	problemCue                          // statingVerbs, namingWords and "known": see cuedProblems
 )
 
 var wordClasses = func() map[string]wordClass {
@@ -209,6 +210,15 @@ var wordClasses = func() map[string]wordClass {
 	for w := range fieldHeads {
 		m[w] |= taskHead
 	}
+	for w := range statingVerbs {
+		m[w] |= problemCue
+	}
+	for w := range namingWords {
+		m[w] |= problemCue
+	}
+	m["known"] |= problemCue
+	m["task"] |= problemCue
+	m["problem"] |= problemCue
 	for w := range taskGerunds {
 		m[w] |= taskGerund
 	}
