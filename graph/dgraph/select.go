@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/papergraph/papergraph/graph"
 )
@@ -81,19 +80,13 @@ func (s *Store) roots(ctx context.Context, sel graph.Selection) ([]string, error
 		}
 		return []string{sel.Paper}, nil
 	case sel.Entity != "":
-		k, name, ok := strings.Cut(sel.Entity, ":")
-		if !ok || strings.TrimSpace(name) == "" {
-			return nil, fmt.Errorf("%w: %q is not an entity (want kind:name, as dataset:gsm8k)", graph.ErrBadID, sel.Entity)
-		}
-		kind, err := graph.ParseKind(k)
+		txn := s.dg.NewReadOnlyTxn()
+		defer txn.Discard(ctx)
+		e, err := resolve(ctx, txn, sel.Entity)
 		if err != nil {
-			return nil, fmt.Errorf("entity %q: %w", sel.Entity, err)
+			return nil, err
 		}
-		e, err := s.Lookup(ctx, kind, strings.TrimSpace(name))
-		if err != nil {
-			return nil, fmt.Errorf("entity %q: %w", sel.Entity, err)
-		}
-		return []string{e.ID()}, nil
+		return []string{e.ID}, nil
 	default:
 		hits, err := s.Search(ctx, sel.Search, searchRoots)
 		if err != nil {
