@@ -196,7 +196,7 @@ func (s *Store) sharingFamily(ctx context.Context, id, ks string, limit, minShar
 	}
 	vars := map[string]string{"$id": id, "$min": strconv.Itoa(minShared)}
 	dql, fields := familyQuery(gs)
-	raws, err := cutTop(ctx, txn, dql, vars, "s", scoreRank, "ge(val(n), $min)", fields, limit, nil)
+	raws, err := cutTop(ctx, txn, dql, vars, "s", scoreRank, "ge(val(n), $min)", fields, limit, nil, "")
 	if err != nil {
 		return nil, err
 	}

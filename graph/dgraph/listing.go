@@ -284,7 +284,7 @@ func (s *Store) ListEntities(ctx context.Context, q graph.EntityQuery) (graph.En
 		delete(vars, "$first")
 		txn := s.dg.NewReadOnlyTxn()
 		defer txn.Discard(ctx)
-		top, err = cutTop(ctx, txn, dql, vars, "d", wholeRank, page, entityFields, first+1, &r)
+		top, err = cutTop(ctx, txn, dql, vars, "d", wholeRank, page, entityFields, first+1, &r, "")
 	}
 	if q.Order == graph.ByName {
 		err = s.query(ctx, dql, vars, &r)

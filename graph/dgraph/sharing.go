@@ -36,8 +36,17 @@ var sharingQuery = `query q($id: string, $min: int) {
 }`
 
 // sharingFields are what a row of sharingQuery's top block (cutTop, among
-// those sharing at least $min entities) holds.
-const sharingFields = "pg.id pg.record score: val(s) shared: pg.link @filter(uid(E)) { pg.id pg.kind pg.name }"
+// those sharing at least $min entities) holds beside its rank, the score.
+const sharingFields = "pg.id pg.record shared: pg.link @filter(uid(E)) { pg.id pg.kind pg.name }"
+
+// sharingRefetch reads sharingFields of the papers of the top that
+// sharingQuery's first cut did not (see cutTop): only E is needed, not
+// the scores.
+var sharingRefetch = `query q($id: string, $min: int) {
+	P as var(func: eq(pg.id, $id))
+	var(func: uid(P)) { E as pg.link @filter(%s) }
+	TOP
+}`
 
 // Sharing returns the papers sharing at least q.MinShared entities of
 // q.Kinds (Dataset when empty) with the paper id, best first by
@@ -81,7 +90,7 @@ func (s *Store) Sharing(ctx context.Context, id string, q graph.SharingQuery) ([
 	vars := map[string]string{"$id": id, "$min": strconv.Itoa(max(q.MinShared, 1))}
 	txn := s.dg.NewReadOnlyTxn()
 	defer txn.Discard(ctx)
-	top, err := cutTop(ctx, txn, dql, vars, "s", scoreRank, "ge(val(n), $min)", sharingFields, limit, &r)
+	top, err := cutTop(ctx, txn, dql, vars, "s", scoreRank, "ge(val(n), $min)", sharingFields, limit, &r, fmt.Sprintf(sharingRefetch, filter))
 	if err != nil {
 		return nil, fmt.Errorf("sharing %s: %w", id, err)
 	}
@@ -98,7 +107,7 @@ func (s *Store) Sharing(ctx context.Context, id string, q graph.SharingQuery) ([
 		if err != nil {
 			return nil, err
 		}
-		m := graph.Match{Paper: p, Score: rows[i].Score}
+		m := graph.Match{Paper: p, Score: rows[i].Rank}
 		for _, e := range rows[i].Shared {
 			m.Shared = append(m.Shared, graph.Entity{Kind: graph.Kind(e.Kind), Name: e.Name})
 		}

@@ -1,6 +1,7 @@
 package dgraph
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -35,37 +36,51 @@ const (
 // DQL sorts by one value variable only ("Val() is not allowed in multiple
 // sorting"), and math and aggregation in a root block range over every
 // node their variables hold, not over the block's nodes, so the rank at
-// the cut cannot be computed and used within one query. The cut is made
-// from at most two queries of one transaction instead. The first takes a
-// window of the best n+1+min(n, topSlack) by v: when the n-th and the
-// (n+1)-th ranks differ, or when the window holds every node of the n-th's
-// rank (the last ranks lower, or the window is not full), the top is in
-// it. Only otherwise does a second query take the first by pg.id of the
-// nodes of that rank: those whose v lies in the exact interval of floats
-// that round to it (rankBounds). Rows move to the client; the ranking
-// stays in Dgraph.
+// the cut cannot be computed and used within one query, and ties at the
+// cut are common (every paper sharing only one hub dataset scores the
+// same). The first query takes the best topWindow nodes by v with their
+// ids and ranks only, and the fields of the best n+1+min(n, topSlack) of
+// them. When the window holds every node of the n-th's rank (the next
+// ranks lower, or the window is not full) the top is known: its rows
+// missing from the fields block are read by uid, with refetch (DQL
+// holding TOP where a block of nodes by uid goes, reading fields without
+// q's value variables, with vars; the rank is added from the window) or,
+// when refetch is "", with q again. Only a tie wider than the window
+// takes a query for the first by pg.id of the nodes of that rank: those
+// whose v lies in the exact interval of floats that round to it
+// (rankBounds). The ranking stays in Dgraph.
 //
-// The window is cut in a var block and only its nodes select fields:
+// The blocks cut in var blocks and only the cut nodes select fields:
 // ordering by a value variable in the block that selects them makes
 // Dgraph fetch the fields of every candidate before it sorts (at 100k
 // papers, 0.7 s of a 1 s papersSharing).
-func cutTop(ctx context.Context, txn *dgo.Txn, q string, vars map[string]string, v string, scale float64, filter, fields string, n int, out any) ([]json.RawMessage, error) {
+func cutTop(ctx context.Context, txn *dgo.Txn, q string, vars map[string]string, v string, scale float64, filter, fields string, n int, out any, refetch string) ([]json.RawMessage, error) {
 	at := ""
 	if filter != "" {
 		at = "@filter(" + filter + ")"
 	}
-	window := n + 1 + min(n, topSlack)
-	block := fmt.Sprintf(`pgTop as var(func: uid(%[1]s), orderdesc: val(%[1]s), first: %[2]d) %[3]s
-	top(func: uid(pgTop), orderdesc: val(%[1]s)) { rank: val(%[1]s) %[4]s }`, v, window, at, fields)
-	rows, err := topQuery(ctx, txn, strings.Replace(q, "TOP", block, 1), vars, scale, out)
+	window := max(topWindow, 2*n+1)
+	block := fmt.Sprintf(`pgWin as var(func: uid(%[1]s), orderdesc: val(%[1]s), first: %[2]d) %[3]s
+	win(func: uid(pgWin), orderdesc: val(%[1]s)) { uid pg.id rank: val(%[1]s) }
+	pgTop as var(func: uid(pgWin), orderdesc: val(%[1]s), first: %[4]d)
+	top(func: uid(pgTop), orderdesc: val(%[1]s)) { rank: val(%[1]s) %[5]s }`, v, window, at, n+1+min(n, topSlack), fields)
+	var win struct{ Win []topKey }
+	rows, err := topQuery(ctx, txn, strings.Replace(q, "TOP", block, 1), vars, scale, &win, out)
 	if err != nil {
 		return nil, err
 	}
-	byRank(rows)
-	if len(rows) <= n || rows[n].rank != rows[n-1].rank || len(rows) < window || rows[len(rows)-1].rank != rows[n-1].rank {
-		return raws(rows[:min(n, len(rows))]), nil
+	keys := win.Win
+	for i := range keys {
+		keys[i].rank = rankOf(keys[i].Value, scale)
 	}
-	t := rows[n-1].rank
+	slices.SortFunc(keys, func(a, b topKey) int {
+		return cmp.Or(cmp.Compare(b.rank, a.rank), strings.Compare(a.ID, b.ID))
+	})
+	if len(keys) <= n || keys[n].rank != keys[n-1].rank || len(keys) < window || keys[len(keys)-1].rank != keys[n-1].rank {
+		return rowsOf(ctx, txn, keys[:min(n, len(keys))], rows, q, vars, v, scale, at, fields, refetch)
+	}
+	byRank(rows)
+	t := keys[n-1].rank
 	rows = slices.DeleteFunc(rows, func(r topRow) bool { return r.rank <= t })
 	tv := maps.Clone(vars)
 	var tie, decl string
@@ -83,7 +98,7 @@ func cutTop(ctx context.Context, txn *dgo.Txn, q string, vars map[string]string,
 	block = fmt.Sprintf(`pgTop as var(func: uid(%[1]s), orderasc: pg.id, first: %[2]d) @filter(%[3]s)
 	top(func: uid(pgTop), orderasc: pg.id) { rank: val(%[1]s) %[4]s }`, v, n-len(rows), tie, fields)
 	tq := strings.Replace(strings.Replace(q, "TOP", block, 1), "query q(", "query q("+decl, 1)
-	tied, err := topQuery(ctx, txn, tq, tv, scale, nil)
+	tied, err := topQuery(ctx, txn, tq, tv, scale, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -92,8 +107,67 @@ func cutTop(ctx context.Context, txn *dgo.Txn, q string, vars map[string]string,
 	return raws(rows[:min(n, len(rows))]), nil
 }
 
-// topSlack bounds the rows past the (n+1)-th that cutTop's window holds
-// to settle a tie at the cut without a second query.
+// topKey is a row of cutTop's window.
+type topKey struct {
+	UID   string  `json:"uid"`
+	ID    string  `json:"pg.id"`
+	Value float64 `json:"rank"`
+	rank  float64
+}
+
+// topWindow is how many nodes cutTop's window ranks by id and rank: ties
+// at the cut that fit in it need no query of their own.
+const topWindow = 1000
+
+// rowsOf returns the rows of keys, in order, from rows (the fields
+// block's) or, for the keys missing there, read by uid (see cutTop).
+func rowsOf(ctx context.Context, txn *dgo.Txn, keys []topKey, rows []topRow, q string, vars map[string]string, v string, scale float64, at, fields, refetch string) ([]json.RawMessage, error) {
+	have := make(map[string]json.RawMessage, len(rows))
+	for _, r := range rows {
+		have[r.id] = r.raw
+	}
+	var missing []string
+	for _, k := range keys {
+		if have[k.ID] == nil {
+			missing = append(missing, k.UID)
+		}
+	}
+	if len(missing) > 0 {
+		uids := strings.Join(missing, ", ")
+		var more []topRow
+		var err error
+		if refetch == "" {
+			// The filter, which they pass, uses what q defines for it.
+			block := fmt.Sprintf("top(func: uid(%s)) %s { rank: val(%s) %s }", uids, at, v, fields)
+			more, err = topQuery(ctx, txn, strings.Replace(q, "TOP", block, 1), vars, scale, nil, nil)
+		} else {
+			block := fmt.Sprintf("top(func: uid(%s)) { %s }", uids, fields)
+			more, err = topQuery(ctx, txn, strings.Replace(refetch, "TOP", block, 1), vars, scale, nil, nil)
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range more {
+			have[r.id] = r.raw
+		}
+	}
+	out := make([]json.RawMessage, 0, len(keys))
+	for _, k := range keys {
+		raw := have[k.ID]
+		if raw == nil {
+			return nil, fmt.Errorf("dql response: no row for %s of the top", k.ID)
+		}
+		if refetch != "" && !bytes.Contains(raw, []byte(`"rank":`)) {
+			// A row read by refetch: its rank is the window's.
+			raw = append([]byte(`{"rank":`+strconv.FormatFloat(k.Value, 'g', -1, 64)+","), raw[1:]...)
+		}
+		out = append(out, raw)
+	}
+	return out, nil
+}
+
+// topSlack bounds the rows past the (n+1)-th whose fields cutTop's first
+// query reads, which a tie at the cut may reach into.
 const topSlack = 20
 
 // rankOf is the rank of value x at scale.
@@ -145,14 +219,17 @@ type topRow struct {
 	raw  json.RawMessage
 }
 
-// topQuery runs q in txn, decodes the response into out (unless nil) and
-// returns the rows of its top block, ranked at scale.
-func topQuery(ctx context.Context, txn *dgo.Txn, q string, vars map[string]string, scale float64, out any) ([]topRow, error) {
+// topQuery runs q in txn, decodes the response into each of outs that is
+// not nil and returns the rows of its top block, ranked at scale.
+func topQuery(ctx context.Context, txn *dgo.Txn, q string, vars map[string]string, scale float64, outs ...any) ([]topRow, error) {
 	resp, err := txn.QueryWithVars(ctx, q, vars)
 	if err != nil {
 		return nil, fmt.Errorf("dql: %w", err)
 	}
-	if out != nil {
+	for _, out := range outs {
+		if out == nil {
+			continue
+		}
 		if err := json.Unmarshal(resp.Json, out); err != nil {
 			return nil, fmt.Errorf("dql response: %w", err)
 		}
