@@ -1,7 +1,6 @@
 package dgraph
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -147,7 +146,15 @@ func rowsOf(ctx context.Context, txn *dgo.Txn, keys []topKey, rows []topRow, q s
 		if err != nil {
 			return nil, err
 		}
+		value := make(map[string]float64, len(keys))
+		for _, k := range keys {
+			value[k.ID] = k.Value
+		}
 		for _, r := range more {
+			if refetch != "" {
+				// Read without the ranking: its rank is the window's.
+				r.raw = append([]byte(`{"rank":`+strconv.FormatFloat(value[r.id], 'g', -1, 64)+","), r.raw[1:]...)
+			}
 			have[r.id] = r.raw
 		}
 	}
@@ -156,10 +163,6 @@ func rowsOf(ctx context.Context, txn *dgo.Txn, keys []topKey, rows []topRow, q s
 		raw := have[k.ID]
 		if raw == nil {
 			return nil, fmt.Errorf("dql response: no row for %s of the top", k.ID)
-		}
-		if refetch != "" && !bytes.Contains(raw, []byte(`"rank":`)) {
-			// A row read by refetch: its rank is the window's.
-			raw = append([]byte(`{"rank":`+strconv.FormatFloat(k.Value, 'g', -1, 64)+","), raw[1:]...)
 		}
 		out = append(out, raw)
 	}
