@@ -31,7 +31,10 @@ FILE, repeated with varied ids when shorter than --papers):
   from all (or from --http-papers K of them: 1 repeats one request, as a
   load generator such as hey or wrk does).
 With --reuse, only the queries (and --http) run, against the database in
---db as an earlier bench --db run left it.
+--db as an earlier bench --db run left it, or against the Dgraph cluster of
+--dgraph as an earlier bench --dgraph (or export --format rdf and dgraph
+bulk) left it: give the --papers, --seed and --corpus of that run, whose
+paper ids bench generates again rather than list the cluster's.
 
 Example:
   papergraph bench --papers 100000 --http --json > bench.json
@@ -52,6 +55,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	flags.DurationVar(&cfg.Duration, "duration", 10*time.Second, "length `D` of the HTTP load")
 	flags.IntVar(&cfg.ResponseCache, "response-cache", 0, "the server's response cache size `n` during the HTTP load (0: off, so that every request is executed)")
 	flags.IntVar(&cfg.Queries, "queries", 2000, "in-process queries `Q` of each kind")
+	flags.BoolVar(&cfg.NoExport, "no-export", false, "skip the whole-graph export phase")
 	asJSON := flags.Bool("json", false, "print the results as one JSON object")
 	flags.StringVar(&cfg.DB, "db", "", "database `DIR`, absent or empty, kept afterwards (default: a temporary directory, removed)")
 	writeCorpus := flags.String("write-corpus", "", "only write the corpus of --papers documents to `FILE` as JSON Lines, and exit")

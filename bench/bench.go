@@ -2,13 +2,17 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"time"
 
+	"github.com/papergraph/papergraph/corpus"
 	"github.com/papergraph/papergraph/extract"
 	"github.com/papergraph/papergraph/graph"
 	"github.com/papergraph/papergraph/graph/dgraph"
@@ -34,6 +38,9 @@ type Config struct {
 	// data, rather than with a bulk load.
 	Incremental bool
 	Queries     int // in-process queries of each kind, at least 1
+	// NoExport skips the whole-graph export phase (about ten minutes over
+	// a single-node Dgraph at 100k papers).
+	NoExport bool
 	// Dgraph is the address of a Dgraph alpha (HOST:9080): ingest into
 	// its cluster, which must be empty (or, with Reuse, query what it
 	// holds), instead of a Badger database in DB.
@@ -189,7 +196,10 @@ func (b *bench) run(ctx context.Context) error {
 	dir := b.cfg.DB
 	if b.cfg.Reuse {
 		return b.queryPhases(ctx, dir, func(ctx context.Context, st *store.Store) error {
-			if err := b.readIDs(ctx, st); err != nil {
+			if err := b.readPaperIDs(ctx, st); err != nil {
+				return err
+			}
+			if err := b.readEntityIDs(ctx, st); err != nil {
 				return err
 			}
 			b.res.StoredPapers = len(b.papers)
@@ -226,11 +236,14 @@ func (b *bench) runDgraph(ctx context.Context) error {
 	defer st.Close()
 	b.res.IngestMode = "dgraph"
 	if b.cfg.Reuse {
-		if err := b.readIDs(ctx, st); err != nil {
+		if err := b.corpusIDs(ctx, st); err != nil {
 			return err
 		}
-		b.res.StoredPapers, b.res.Papers = len(b.papers), len(b.papers)
-		b.res.Corpus = "dgraph " + b.cfg.Dgraph
+		if err := b.readEntityIDs(ctx, st); err != nil {
+			return err
+		}
+		b.res.StoredPapers = len(b.papers)
+		b.res.Corpus = "dgraph " + b.cfg.Dgraph + ", " + b.res.Corpus
 		return b.measureQueries(ctx, st)
 	}
 	stats, err := st.Stats(ctx)
@@ -273,8 +286,10 @@ func (b *bench) measureQueries(ctx context.Context, st server.Store) error {
 		return err
 	}
 	b.res.QueriesPeakRSSBytes = procStatus()["VmHWM"]
-	if err := b.exportWhole(ctx, st); err != nil {
-		return err
+	if !b.cfg.NoExport {
+		if err := b.exportWhole(ctx, st); err != nil {
+			return err
+		}
 	}
 	if b.cfg.HTTP {
 		if err := b.loadHTTP(ctx, st); err != nil {
@@ -285,10 +300,10 @@ func (b *bench) measureQueries(ctx context.Context, st server.Store) error {
 	return nil
 }
 
-// readIDs lists the stored papers and the entities linked to any, which
-// the query phases pick from, in id order: what ingest collects, from the
-// database of an earlier run.
-func (b *bench) readIDs(ctx context.Context, st server.Store) error {
+// readPaperIDs lists the stored papers, which the query phases pick
+// from, in id order: what ingest collects, from the database of an
+// earlier run.
+func (b *bench) readPaperIDs(ctx context.Context, st server.Store) error {
 	after := ""
 	for {
 		page, err := st.ListPapers(ctx, graph.PaperQuery{First: graph.MaxLimit, After: after})
@@ -299,12 +314,75 @@ func (b *bench) readIDs(ctx context.Context, st server.Store) error {
 			b.papers = append(b.papers, p.ID)
 		}
 		if !page.HasNext {
-			break
+			return nil
 		}
 		after = page.EndCursor
 	}
+}
+
+// corpusIDs sets the papers the query phases pick from to the ids of the
+// first cfg.Papers documents of the corpus, generated again from the seed
+// (or read again from cfg.Corpus), in id order: what an earlier bench
+// --dgraph with the same --papers, --seed and --corpus ingested, without
+// reading the cluster's whole listing. It fails when the cluster's paper
+// count differs or a sample of the ids is not stored.
+func (b *bench) corpusIDs(ctx context.Context, st server.Store) error {
+	c, err := corpus.Open(b.x.Vocabulary(), b.cfg.Seed, b.cfg.Corpus)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	src := corpus.Take(c, b.cfg.Papers)
+	for {
+		d, err := src.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		b.papers = append(b.papers, extract.ID(d.Abstract))
+	}
+	slices.Sort(b.papers)
+	b.papers = slices.Compact(b.papers)
+	stats, err := st.Stats(ctx)
+	if err != nil {
+		return err
+	}
+	from := ""
+	if b.cfg.Corpus != "" {
+		from = " --corpus " + b.cfg.Corpus
+	}
+	mismatch := fmt.Errorf("bench: the cluster holds %d papers, not the %d of --papers %d --seed %d%s: give the flags of the run that ingested it",
+		stats.Papers, len(b.papers), b.cfg.Papers, b.cfg.Seed, from)
+	if stats.Papers != len(b.papers) {
+		return mismatch
+	}
+	rng := rand.New(rand.NewPCG(b.cfg.Seed, 3))
+	sample := make([]string, min(len(b.papers), corpusIDSample))
+	for i := range sample {
+		sample[i] = b.papers[rng.IntN(len(b.papers))]
+	}
+	ps, err := st.Papers(ctx, sample)
+	if err != nil {
+		return err
+	}
+	for i, p := range ps {
+		if p == nil {
+			return fmt.Errorf("%w (paper %s is not stored)", mismatch, sample[i])
+		}
+	}
+	return nil
+}
+
+// corpusIDSample is how many of corpusIDs' ids are checked in the store.
+const corpusIDSample = 200
+
+// readEntityIDs lists the entities linked to a paper, which the query
+// phases pick from, in id order, with their names.
+func (b *bench) readEntityIDs(ctx context.Context, st server.Store) error {
 	b.names = map[string]string{}
-	after = ""
+	after := ""
 	for {
 		page, err := st.ListEntities(ctx, graph.EntityQuery{Order: graph.ByName, First: graph.MaxLimit, After: after})
 		if err != nil {

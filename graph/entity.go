@@ -170,6 +170,30 @@ func appendSlugUnicode(b []byte, s string) []byte {
 	return b
 }
 
+// NormName returns the form of an entity name or alias that name lookups
+// compare first: lower-cased, every run of white space or control
+// characters collapsed to one space, trimmed; punctuation is kept, so
+// "GPT-4" and "GPT 4" stay apart in it (their slugs, compared next, join
+// them). Both stores index each name and alias under it and under its
+// slug, so that a lookup resolves the same way on either.
+func NormName(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) || unicode.IsControl(r) {
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
 // ParseEntityID splits an entity id into its kind and slug. It reports
 // ErrBadID for anything else, paper ids included.
 func ParseEntityID(id string) (Kind, string, error) {

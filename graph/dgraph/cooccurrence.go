@@ -42,7 +42,7 @@ func (s *Store) CoOccurring(ctx context.Context, id string, q graph.CoOccurrence
 	var r struct{ E []node }
 	txn := s.dg.NewReadOnlyTxn()
 	defer txn.Discard(ctx)
-	top, err := cutTop(ctx, txn, fmt.Sprintf(coQuery, kind), map[string]string{"$id": id}, "n", "", entityFields+" count: val(n)", limit, &r)
+	top, err := cutTop(ctx, txn, fmt.Sprintf(coQuery, kind), map[string]string{"$id": id}, "n", wholeRank, "", entityFields+" count: val(n)", limit, &r, "")
 	if err != nil {
 		return nil, fmt.Errorf("co-occurring %s: %w", id, err)
 	}

@@ -97,7 +97,8 @@ func (n *curNode) entity() graph.Entity {
 }
 
 // resolve returns the entity ref (an entity id or KIND:NAME, NAME a name,
-// alias or the id's slug), as the Badger store resolves it.
+// alias or the id's slug), as the Badger store resolves it: by name or
+// alias as Lookup, else by id.
 func resolve(ctx context.Context, txn *dgo.Txn, ref string) (*curNode, error) {
 	k, name, ok := strings.Cut(ref, ":")
 	if !ok || strings.TrimSpace(name) == "" {
@@ -107,17 +108,13 @@ func resolve(ctx context.Context, txn *dgo.Txn, ref string) (*curNode, error) {
 	if err != nil {
 		return nil, fmt.Errorf("entity %q: %w", ref, err)
 	}
-	id := graph.EntityID(kind, strings.TrimSpace(name))
-	var r struct{ ByID, ByAlias []curNode }
-	q := `query q($id: string) {
-		byID(func: eq(pg.id, $id)) { ` + curFields + ` }
-		byAlias(func: eq(pg.alias, $id), orderasc: pg.id, first: 1) { ` + curFields + ` }
-	}`
-	if err := queryTxn(ctx, txn, q, map[string]string{"$id": id}, &r); err != nil {
+	q, vars := lookupQuery(kind, strings.TrimSpace(name), true, curFields)
+	var r struct{ Norm, Slug, ID []curNode }
+	if err := queryTxn(ctx, txn, q, vars, &r); err != nil {
 		return nil, fmt.Errorf("entity %q: %w", ref, err)
 	}
-	for _, list := range [][]curNode{r.ByID, r.ByAlias} {
-		if len(list) > 0 && list[0].Kind != 0 {
+	for _, list := range [][]curNode{r.Norm, r.Slug, r.ID} {
+		if len(list) > 0 {
 			return &list[0], nil
 		}
 	}

@@ -166,7 +166,7 @@ func familyQuery(gs []*familyGroup) (dql, rowFields string) {
 		fields = append(fields, fmt.Sprintf("k%d: val(y%d)", i, i))
 	}
 	fmt.Fprintf(&b, "\tvar(func: uid(%s)) { s as math(%s) n as math(%s) }\n", strings.Join(cs, ", "), strings.Join(xs, " + "), strings.Join(ys, " + "))
-	b.WriteString("\tvar(func: uid(s)) { r as math(floor(s * 1000000000000.0 + 0.5)) }\n\tTOP\n}")
+	b.WriteString("\tTOP\n}")
 	return b.String(), "pg.id pg.record score: val(s) " + strings.Join(fields, " ")
 }
 
@@ -196,7 +196,7 @@ func (s *Store) sharingFamily(ctx context.Context, id, ks string, limit, minShar
 	}
 	vars := map[string]string{"$id": id, "$min": strconv.Itoa(minShared)}
 	dql, fields := familyQuery(gs)
-	raws, err := cutTop(ctx, txn, dql, vars, "r", "ge(val(n), $min)", fields, limit, nil)
+	raws, err := cutTop(ctx, txn, dql, vars, "s", scoreRank, "ge(val(n), $min)", fields, limit, nil, "")
 	if err != nil {
 		return nil, err
 	}

@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+
+	"github.com/dgraph-io/dgo/v250"
 
 	"github.com/papergraph/papergraph/graph"
 )
@@ -48,9 +51,11 @@ func paperPage(rows []node, first, total int) (graph.PaperPage, error) {
 }
 
 // ListPapers returns a page of papers matching q.Filter, in paper id
-// order, after the cursor q.After, in one DQL query whose filters are the
-// indexes of pg.source, pg.text (anyoftext) and the reverse edges of the
-// entities asked for. Total is exact. Unlike the Badger store, a Text
+// order, after the cursor q.After, in two DQL queries of one snapshot
+// whose filters are the indexes of pg.source, pg.text (anyoftext) and the
+// reverse edges of the entities asked for: the counts, then the page
+// (papersAfter for few matching papers, papersInRanges for many). Total
+// is exact. Unlike the Badger store, a Text
 // filter keeps paper id order rather than ranking by BM25, and a Source
 // filter id order rather than record order.
 func (s *Store) ListPapers(ctx context.Context, q graph.PaperQuery) (graph.PaperPage, error) {
@@ -67,7 +72,7 @@ func (s *Store) ListPapers(ctx context.Context, q graph.PaperQuery) (graph.Paper
 		return graph.PaperPage{}, fmt.Errorf("list papers: %w", err)
 	}
 	vars := map[string]string{"$entity": f.Entity, "$source": f.Source, "$text": f.Text, "$after": after,
-		"$first": strconv.Itoa(first + 1), "$kind": strconv.Itoa(int(f.Kind))}
+		"$first": strconv.Itoa(first + 1), "$kind": strconv.Itoa(int(f.Kind)), "$lo": "", "$hi": ""}
 	var blocks, filters []string
 	root := "eq(pg.kind, 0)"
 	if f.Entity != "" {
@@ -89,33 +94,98 @@ func (s *Store) ListPapers(ctx context.Context, q graph.PaperQuery) (graph.Paper
 	if len(filters) > 0 {
 		filter = "@filter(" + strings.Join(filters, " AND ") + ")"
 	}
-	var pageFilter string
-	if len(filters) > 0 {
-		pageFilter = "@filter(gt(pg.id, $after) AND " + strings.Join(filters, " AND ") + ")"
-	} else {
-		pageFilter = "@filter(gt(pg.id, $after))"
-	}
-	dql := `query q($entity: string, $source: string, $text: string, $after: string, $first: int, $kind: int) {
-	` + strings.Join(blocks, "\n\t") + `
-	total(func: ` + root + `) ` + filter + ` { count: count(uid) }
-	q(func: ` + root + `, orderasc: pg.id, first: $first) ` + pageFilter + ` { pg.id pg.record }
+	decl := "query q($entity: string, $source: string, $text: string, $after: string, $first: int, $kind: int, $lo: string, $hi: string) {\n\t" +
+		strings.Join(blocks, "\n\t") + "\n\t"
+	txn := s.dg.NewReadOnlyTxn()
+	defer txn.Discard(ctx)
+	var c struct{ Ent, Total, All []node }
+	count := decl + `total(func: ` + root + `) ` + filter + ` { count: count(uid) }
+	all(func: eq(pg.kind, 0)) { count: count(uid) }
 }`
-	var r struct {
-		Ent   []node
-		Total []node
-		Q     []node
-	}
-	if err := s.query(ctx, dql, vars, &r); err != nil {
+	if err := queryTxn(ctx, txn, count, vars, &c); err != nil {
 		return graph.PaperPage{}, fmt.Errorf("list papers: %w", err)
 	}
-	if f.Entity != "" && len(r.Ent) == 0 {
+	if f.Entity != "" && len(c.Ent) == 0 {
 		return graph.PaperPage{}, fmt.Errorf("list papers: entity %s: %w", f.Entity, graph.ErrNotFound)
 	}
-	total := 0
-	if len(r.Total) > 0 {
-		total = r.Total[0].Count
+	total, all := 0, 0
+	if len(c.Total) > 0 {
+		total = c.Total[0].Count
 	}
-	return paperPage(r.Q, first, total)
+	if len(c.All) > 0 {
+		all = c.All[0].Count
+	}
+	var rows []node
+	if float64(total)*float64(total) > pageRangeCost*float64(first+1)*float64(all) {
+		rows, err = papersInRanges(ctx, txn, decl, vars, filters, after, first, total)
+	} else {
+		rows, err = papersAfter(ctx, txn, decl, vars, root, filters, first)
+	}
+	if err != nil {
+		return graph.PaperPage{}, fmt.Errorf("list papers: %w", err)
+	}
+	return paperPage(rows, first, total)
+}
+
+// pageRangeCost weighs ListPapers' two ways to a page. Resuming after a
+// cursor with gt(pg.id) costs Dgraph a value read per candidate paper
+// (at 100k papers, 1-5 s a page of the whole graph); reading a range of
+// the id index costs a posting list per paper in the range, about two
+// and a half times more per paper (papersInRanges), but a range holds
+// about two pages' worth. So for T papers matching of A stored, pages of
+// F: ranges when T*T > pageRangeCost*F*A.
+const pageRangeCost = 5
+
+// papersAfter returns the first+1 papers of root passing filters after
+// the cursor $after, in id order, filtering every candidate: the way for
+// few candidates.
+func papersAfter(ctx context.Context, txn *dgo.Txn, decl string, vars map[string]string, root string, filters []string, first int) ([]node, error) {
+	pageFilter := "@filter(" + strings.Join(append([]string{"gt(pg.id, $after)"}, filters...), " AND ") + ")"
+	var r struct{ Q []node }
+	q := decl + `q(func: ` + root + `, orderasc: pg.id, first: $first) ` + pageFilter + ` { pg.id pg.record }
+}`
+	if err := queryTxn(ctx, txn, q, vars, &r); err != nil {
+		return nil, err
+	}
+	return r.Q, nil
+}
+
+// papersInRanges returns the first+1 papers passing filters after the
+// cursor after, in id order, reading ranges of the id index (between)
+// from after: paper ids are hashes, spread evenly, so a range of
+// 2*(first+1)/total of the id space holds about two pages of the total
+// matching papers; a range holding fewer than first+1 is widened,
+// fourfold, until it does or reaches the last id.
+func papersInRanges(ctx context.Context, txn *dgo.Txn, decl string, vars map[string]string, filters []string, after string, first, total int) ([]node, error) {
+	var lo uint64
+	if after != "" {
+		var err error
+		if lo, err = strconv.ParseUint(after, 16, 64); err != nil {
+			return nil, fmt.Errorf("%w: %q", graph.ErrBadCursor, after)
+		}
+		filters = append(filters, "NOT eq(pg.id, $after)")
+	}
+	cond := strings.Join(append([]string{"eq(pg.kind, 0)"}, filters...), " AND ")
+	q := decl + `C as var(func: between(pg.id, $lo, $hi)) @filter(` + cond + `)
+	n(func: uid(C)) { count: count(uid) }
+	q(func: uid(C), orderasc: pg.id, first: $first) { pg.id pg.record }
+}`
+	width := math.MaxUint64 / float64(max(total, 1)) * 2 * float64(first+1)
+	for {
+		hi := uint64(math.MaxUint64)
+		if w := float64(lo) + width; w < math.MaxUint64 {
+			hi = uint64(w)
+		}
+		vars["$lo"], vars["$hi"] = fmt.Sprintf("%016x", lo), fmt.Sprintf("%016x", hi)
+		var r struct{ N, Q []node }
+		if err := queryTxn(ctx, txn, q, vars, &r); err != nil {
+			return nil, err
+		}
+		if len(r.Q) > first || hi == math.MaxUint64 {
+			return r.Q, nil
+		}
+		width *= 4
+	}
 }
 
 // PapersOf returns a page of the papers linked to q.Entity in paper id
@@ -214,7 +284,7 @@ func (s *Store) ListEntities(ctx context.Context, q graph.EntityQuery) (graph.En
 		delete(vars, "$first")
 		txn := s.dg.NewReadOnlyTxn()
 		defer txn.Discard(ctx)
-		top, err = cutTop(ctx, txn, dql, vars, "d", page, entityFields, first+1, &r)
+		top, err = cutTop(ctx, txn, dql, vars, "d", wholeRank, page, entityFields, first+1, &r, "")
 	}
 	if q.Order == graph.ByName {
 		err = s.query(ctx, dql, vars, &r)

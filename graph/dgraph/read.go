@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/papergraph/papergraph/graph"
 )
@@ -75,28 +77,56 @@ func (s *Store) Entities(ctx context.Context, ids []string) ([]*graph.Entity, er
 	return out, nil
 }
 
-// Lookup returns the entity of kind k whose canonical name or alias is
-// name, compared by slug (case and punctuation ignored); the canonical
-// name wins over another entity's alias. ErrNotFound when there is none.
+// Lookup returns the entity of kind k named name, resolved as the Badger
+// store resolves it (lookupQuery): the first by id of those with a name
+// or alias of name's normalised form (graph.NormName) or slug, else of
+// name's slug; so a canonical name does not win over another entity's
+// alias of the same form. ErrNotFound when there is none.
 func (s *Store) Lookup(ctx context.Context, k graph.Kind, name string) (graph.Entity, error) {
 	if !k.Valid() {
 		return graph.Entity{}, fmt.Errorf("lookup %q: %w: %d", name, graph.ErrBadKind, uint8(k))
 	}
-	id := graph.EntityID(k, name)
-	var r struct{ ByID, ByAlias []node }
-	q := `query q($id: string) {
-		byID(func: eq(pg.id, $id)) { ` + entityFields + ` }
-		byAlias(func: eq(pg.alias, $id), orderasc: pg.id, first: 1) { ` + entityFields + ` }
-	}`
-	if err := s.query(ctx, q, map[string]string{"$id": id}, &r); err != nil {
-		return graph.Entity{}, fmt.Errorf("lookup %s: %w", id, err)
+	q, vars := lookupQuery(k, name, false, entityFields)
+	var r struct{ Norm, Slug []node }
+	if err := s.query(ctx, q, vars, &r); err != nil {
+		return graph.Entity{}, fmt.Errorf("lookup %s %q: %w", k, name, err)
 	}
-	for _, list := range [][]node{r.ByID, r.ByAlias} {
-		if len(list) > 0 && !list[0].isPaper() {
+	for _, list := range [][]node{r.Norm, r.Slug} {
+		if len(list) > 0 {
 			return list[0].entity(), nil
 		}
 	}
-	return graph.Entity{}, fmt.Errorf("lookup %s: %w", id, graph.ErrNotFound)
+	return graph.Entity{}, fmt.Errorf("lookup %s %q: %w", k, name, graph.ErrNotFound)
+}
+
+// lookupQuery returns the DQL, and its variables, that finds the entity
+// of kind k named name as the Badger store's name index finds it: block
+// norm holds the first by id of the entities of kind k with a name or
+// alias whose normalised form (pg.norm) or slug (pg.prefix) is
+// NormName(name), block slug the same for Slug(name); with byID, block
+// id holds the entity whose id is EntityID(k, name), which resolving a
+// KIND:NAME falls back to. Each block selects fields; a block whose form
+// is empty is left out.
+func lookupQuery(k graph.Kind, name string, byID bool, fields string) (string, map[string]string) {
+	vars := map[string]string{"$kind": strconv.Itoa(int(k))}
+	decl := []string{"$kind: int"}
+	var blocks []string
+	for _, f := range []struct{ block, form string }{{"norm", graph.NormName(name)}, {"slug", graph.Slug(name)}} {
+		if f.form == "" {
+			continue
+		}
+		vars["$"+f.block] = f.form
+		decl = append(decl, "$"+f.block+": string")
+		blocks = append(blocks, fmt.Sprintf(`%[1]sN as var(func: eq(pg.norm, $%[1]s))
+	%[1]sS as var(func: eq(pg.prefix, $%[1]s))
+	%[1]s(func: uid(%[1]sN, %[1]sS), orderasc: pg.id, first: 1) @filter(eq(pg.kind, $kind)) { %[2]s }`, f.block, fields))
+	}
+	if byID {
+		vars["$id"] = graph.EntityID(k, name)
+		decl = append(decl, "$id: string")
+		blocks = append(blocks, `id(func: eq(pg.id, $id)) @filter(eq(pg.kind, $kind)) { `+fields+` }`)
+	}
+	return "query q(" + strings.Join(decl, ", ") + ") {\n\t" + strings.Join(blocks, "\n\t") + "\n}", vars
 }
 
 // checkID returns an error for an id that is neither a paper id nor an

@@ -16,9 +16,9 @@ import (
 // 1/ln(max(count(~pg.link), 2)), and value-variable propagation sums the
 // weights (s) and the number of entities (n) over the paths from P
 // through E to every other paper. The best $first among those sharing at
-// least $min entities are cut (cutTop) by the score rounded to 12 digits
-// (r), so that float sums made in another order tie as in the Badger
-// store. %s is the kind filter.
+// least $min entities are cut (cutTop) by s rounded to 12 digits
+// (scoreRank), so that float sums made in another order tie as in the
+// Badger store. %s is the kind filter.
 var sharingQuery = `query q($id: string, $min: int) {
 	P as var(func: eq(pg.id, $id))
 	var(func: uid(P)) { E as pg.link @filter(%s) }
@@ -31,14 +31,22 @@ var sharingQuery = `query q($id: string, $min: int) {
 			n as math(one)
 		}
 	}
-	var(func: uid(s)) { r as math(floor(s * 1000000000000.0 + 0.5)) }
 	paper(func: uid(P)) { pg.kind }
 	TOP
 }`
 
 // sharingFields are what a row of sharingQuery's top block (cutTop, among
-// those sharing at least $min entities) holds.
-const sharingFields = "pg.id pg.record score: val(s) shared: pg.link @filter(uid(E)) { pg.id pg.kind pg.name }"
+// those sharing at least $min entities) holds beside its rank, the score.
+const sharingFields = "pg.id pg.record shared: pg.link @filter(uid(E)) { pg.id pg.kind pg.name }"
+
+// sharingRefetch reads sharingFields of the papers of the top that
+// sharingQuery's first cut did not (see cutTop): only E is needed, not
+// the scores.
+var sharingRefetch = `query q($id: string, $min: int) {
+	P as var(func: eq(pg.id, $id))
+	var(func: uid(P)) { E as pg.link @filter(%s) }
+	TOP
+}`
 
 // Sharing returns the papers sharing at least q.MinShared entities of
 // q.Kinds (Dataset when empty) with the paper id, best first by
@@ -82,7 +90,7 @@ func (s *Store) Sharing(ctx context.Context, id string, q graph.SharingQuery) ([
 	vars := map[string]string{"$id": id, "$min": strconv.Itoa(max(q.MinShared, 1))}
 	txn := s.dg.NewReadOnlyTxn()
 	defer txn.Discard(ctx)
-	top, err := cutTop(ctx, txn, dql, vars, "r", "ge(val(n), $min)", sharingFields, limit, &r)
+	top, err := cutTop(ctx, txn, dql, vars, "s", scoreRank, "ge(val(n), $min)", sharingFields, limit, &r, fmt.Sprintf(sharingRefetch, filter))
 	if err != nil {
 		return nil, fmt.Errorf("sharing %s: %w", id, err)
 	}
@@ -99,7 +107,7 @@ func (s *Store) Sharing(ctx context.Context, id string, q graph.SharingQuery) ([
 		if err != nil {
 			return nil, err
 		}
-		m := graph.Match{Paper: p, Score: rows[i].Score}
+		m := graph.Match{Paper: p, Score: rows[i].Rank}
 		for _, e := range rows[i].Shared {
 			m.Shared = append(m.Shared, graph.Entity{Kind: graph.Kind(e.Kind), Name: e.Name})
 		}

@@ -27,6 +27,9 @@ type Options struct {
 // DefaultBatch is Options.Batch's default: papers per upsert.
 const DefaultBatch = 200
 
+// maxResponse bounds the size of a query's response, in bytes.
+const maxResponse = 256 << 20
+
 // Store is the graph in a Dgraph cluster. It is safe for concurrent use by
 // multiple goroutines, and by many processes over one cluster.
 type Store struct {
@@ -44,10 +47,13 @@ func Open(ctx context.Context, addr string, opts Options) (*Store, error) {
 	// Plain gRPC, as a cluster inside one network is run; TLS and ACLs
 	// would be options here.
 	plain := dgo.WithGrpcOption(grpc.WithTransportCredentials(insecure.NewCredentials()))
+	// A page of the whole graph's export (exportPage papers with their
+	// entities) can pass gRPC's default 4 MB.
+	large := dgo.WithGrpcOption(grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxResponse)))
 	if addrs := strings.Split(addr, ","); len(addrs) > 1 {
-		dg, err = dgo.NewRoundRobinClient(addrs, plain)
+		dg, err = dgo.NewRoundRobinClient(addrs, plain, large)
 	} else {
-		dg, err = dgo.NewClient(addr, plain)
+		dg, err = dgo.NewClient(addr, plain, large)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("dgraph %s: %w", addr, err)

@@ -3,6 +3,7 @@ package dgraph_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -86,4 +87,73 @@ func TestStore(t *testing.T) {
 	}
 	g, ok, err := st.Path(ctx, pid(2), "dataset:b", 6)
 	t.Log(g, ok, err)
+}
+
+// TestListPapersPages pages through papers whose ids are spread as
+// hashes are, and through a cluster of ids at the start that a range
+// sized by the average holds too many of, with and without a filter,
+// each page resumed from the last one's cursor: every paper once, in id
+// order.
+func TestListPapersPages(t *testing.T) {
+	ctx := context.Background()
+	c := dgraphtest.Start(t)
+	st, err := dgraph.Open(ctx, c.Addr, dgraph.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var ps []graph.Paper
+	var all, withB []string
+	for n := 1; n <= 300; n++ {
+		id := fmt.Sprintf("%016x", uint64(n)*0x9e3779b97f4a7c15)
+		if n <= 40 {
+			id = pid(n)
+		}
+		p := graph.Paper{ID: id, Label: fmt.Sprint("paper ", n), Abstract: fmt.Sprint("abstract ", n), Entities: []graph.Entity{ds("A")}}
+		if n%3 == 0 {
+			p.Entities = append(p.Entities, graph.Entity{Kind: graph.Task, Name: "B"})
+			withB = append(withB, id)
+		}
+		ps = append(ps, p)
+		all = append(all, id)
+	}
+	slices.Sort(all)
+	slices.Sort(withB)
+	if _, err := st.PutPapers(ctx, ps); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		filter graph.PaperFilter
+		first  int
+		want   []string
+	}{
+		{"all", graph.PaperFilter{}, 7, all},
+		{"all, large pages", graph.PaperFilter{}, 100, all},
+		{"of a kind", graph.PaperFilter{Kind: graph.Task}, 5, withB},
+		{"of an entity", graph.PaperFilter{Entity: "dataset:a"}, 9, all},
+	}
+	for _, tt := range tests {
+		var got []string
+		after := ""
+		for range len(tt.want) + 1 {
+			page, err := st.ListPapers(ctx, graph.PaperQuery{Filter: tt.filter, First: tt.first, After: after})
+			if err != nil {
+				t.Fatalf("%s: ListPapers(after %q) = %v", tt.name, after, err)
+			}
+			if page.Total != len(tt.want) {
+				t.Errorf("%s: ListPapers(after %q).Total = %d; want %d", tt.name, after, page.Total, len(tt.want))
+			}
+			for _, p := range page.Papers {
+				got = append(got, p.ID)
+			}
+			if !page.HasNext {
+				break
+			}
+			after = page.EndCursor
+		}
+		if d := cmp.Diff(tt.want, got); d != "" {
+			t.Errorf("%s: the pages' papers differ (-want +got):\n%s", tt.name, d)
+		}
+	}
 }

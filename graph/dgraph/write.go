@@ -276,4 +276,4 @@ func (w *batchWriter) object(id string, fs []schema.Fact) map[string]any {
 }
 
 // listPreds are the predicates that hold lists (see schema.DQL).
-var listPreds = map[string]bool{"pg.text": true, "pg.prefix": true, "pg.alias": true, "pg.aliases": true, "pg.link": true, "pg.broader": true}
+var listPreds = map[string]bool{"pg.text": true, "pg.prefix": true, "pg.norm": true, "pg.alias": true, "pg.aliases": true, "pg.link": true, "pg.broader": true}

@@ -532,7 +532,7 @@ func (s *Store) AddAlias(ctx context.Context, ref, alias string) (graph.Entity, 
 		if t, ok := w.fixes[xid]; ok && w.ids.of(t.Kind, t.Name) != bid {
 			return fmt.Errorf("%w: %q already resolves to %s", graph.ErrBadArgument, alias, t.ID())
 		}
-		if other, err := lookupName(txn, b.Kind, normName(alias)); err != nil {
+		if other, err := lookupName(txn, b.Kind, graph.NormName(alias)); err != nil {
 			return err
 		} else if other != "" && other != bid && other != xid {
 			return fmt.Errorf("%w: %q is already a name of %s: merge that entity instead", graph.ErrBadArgument, alias, other)

@@ -111,7 +111,7 @@ func FuzzKeys(f *testing.F) {
 				t.Errorf("stemKey(%q, %q) not under stemPrefix", stem, eid)
 			}
 		}
-		norm := normName(term)
+		norm := graph.NormName(term)
 		if norm != "" {
 			if n, e, err := parseNameKey(nameKey(norm, eid)); err != nil || n != norm || e != eid {
 				t.Errorf("parseNameKey(nameKey(%q, %q)) = %q, %q, %v", norm, eid, n, e, err)

@@ -248,7 +248,7 @@ func (s *Store) Lookup(ctx context.Context, k graph.Kind, name string) (graph.En
 
 // lookup serves Lookup in txn.
 func lookup(txn *badger.Txn, c *readCache, k graph.Kind, name string) (graph.Entity, error) {
-	for _, form := range []string{normName(name), graph.Slug(name)} {
+	for _, form := range []string{graph.NormName(name), graph.Slug(name)} {
 		if form == "" {
 			continue
 		}

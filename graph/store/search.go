@@ -456,7 +456,7 @@ func (s *Store) search(ctx context.Context, txn *badger.Txn, query string, limit
 // holds both, and in the stemmed name index (0x10) stemmed, so that
 // "agents" finds "agent" and "benchmarking" "benchmark".
 func nameForms(s string) [][]byte {
-	norm, slug := normName(s), graph.Slug(s)
+	norm, slug := graph.NormName(s), graph.Slug(s)
 	if norm == "" {
 		return nil
 	}

@@ -164,29 +164,6 @@ func stemName(name string, st *stemmer) string {
 	return b.String()
 }
 
-// normName returns the form of an entity name or alias kept in the name
-// index (0x07): lower-cased, every run of white space or control
-// characters collapsed to one space, trimmed; punctuation is kept, so
-// "GPT-4" and "GPT 4" stay apart there (the slug form, also indexed,
-// joins them). Lookups and prefix searches normalise their input with it.
-func normName(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	space := false
-	for _, r := range s {
-		if unicode.IsSpace(r) || unicode.IsControl(r) {
-			space = true
-			continue
-		}
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		space = false
-		b.WriteRune(unicode.ToLower(r))
-	}
-	return b.String()
-}
-
 // paperText is the text indexed for full-text search.
 func paperText(p *graph.Paper) []string { return []string{p.Name, p.Label, p.Title, p.Abstract} }
 

@@ -926,7 +926,7 @@ func (w *writer) indexName(name, id string) error {
 // entity id (0x07, 0x10): what indexName writes and a merge deletes.
 func nameIndexKeys(name, id string, st *stemmer) [][]byte {
 	var keys [][]byte
-	norm := normName(name)
+	norm := graph.NormName(name)
 	if norm != "" {
 		keys = append(keys, nameKey(norm, id))
 	}

@@ -27,7 +27,10 @@ import (
 //	pg.name      | entity         | canonical name                 | listings by name
 //	pg.alias     | entity         | entity id of each alias        | Lookup by alias
 //	pg.aliases   | entity         | each alias as written          | reading an entity back
-//	pg.prefix    | entity         | slug of its name and aliases   | entities(search:) prefix ranges
+//	pg.prefix    | entity         | slug of its name and aliases   | entities(search:) prefix ranges;
+//	             |                |                                | Lookup by slug
+//	pg.norm      | entity         | graph.NormName of its name and | Lookup, first (as the Badger
+//	             |                | aliases                        | store's name index)
 //	pg.text      | paper, entity  | title and abstract; name and   | search (fulltext and term indexes)
 //	             |                | aliases                        |
 //	pg.source    | paper          | source file base name          | papers(filter: {source})
@@ -50,6 +53,7 @@ pg.name: string @index(exact) .
 pg.alias: [string] @index(exact) .
 pg.aliases: [string] .
 pg.prefix: [string] @index(exact) .
+pg.norm: [string] @index(exact) .
 pg.text: [string] @index(fulltext, term) .
 pg.source: string @index(exact) .
 pg.record: string .
@@ -81,6 +85,7 @@ type Entity {
 	pg.alias
 	pg.aliases
 	pg.prefix
+	pg.norm
 	pg.text
 	pg.broader
 }
@@ -148,8 +153,9 @@ func PaperFacts(p *graph.Paper, rec, digest string) []Fact {
 }
 
 // EntityFacts returns the predicates of entity e: name, kind, aliases
-// (as written, and as entity ids for Lookup), the slugs that name
-// searches match and the edges to its broader entities.
+// (as written, and as entity ids), the slugs that name searches match,
+// the normalised forms and slugs that Lookup compares and the edges to
+// its broader entities.
 func EntityFacts(e graph.Entity) []Fact {
 	fs := []Fact{
 		{Pred: "dgraph.type", Value: "Entity"},
@@ -158,6 +164,7 @@ func EntityFacts(e graph.Entity) []Fact {
 		{Pred: "pg.name", Value: e.Name},
 		{Pred: "pg.text", Value: e.Name},
 		{Pred: "pg.prefix", Value: graph.Slug(e.Name)},
+		{Pred: "pg.norm", Value: graph.NormName(e.Name)},
 	}
 	for _, a := range e.Aliases {
 		// As the Badger store keeps them: never the name itself (which a
@@ -169,7 +176,8 @@ func EntityFacts(e graph.Entity) []Fact {
 			Fact{Pred: "pg.aliases", Value: a},
 			Fact{Pred: "pg.alias", Value: graph.EntityID(e.Kind, a)},
 			Fact{Pred: "pg.text", Value: a},
-			Fact{Pred: "pg.prefix", Value: graph.Slug(a)})
+			Fact{Pred: "pg.prefix", Value: graph.Slug(a)},
+			Fact{Pred: "pg.norm", Value: graph.NormName(a)})
 	}
 	for _, b := range e.Broader {
 		fs = append(fs, Fact{Pred: "pg.broader", Ref: graph.EntityID(e.Kind, b)})
