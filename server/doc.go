@@ -9,11 +9,8 @@
 //
 // The schema is ../schema.graphqls; generated.go and models_gen.go are
 // generated from it by `go generate ./...` (configuration in ../gqlgen.yml)
-// and never edited by hand: gqlgen writes them, and a gofmt rewrite then
-// has lists of objects marshalled by marshalList (lists.go) rather than
-// by gqlgen's own function. The resolvers in resolver.go are thin: they
-// convert arguments, make one graph call and return.
+// and never edited by hand or rewritten. The resolvers in resolver.go are
+// thin: they convert arguments, make one graph call and return.
 package server
 
 //go:generate go tool gqlgen generate
-//go:generate gofmt -w -r "graphql.MarshalSliceConcurrently(a, b, c, d, e) -> marshalList(a, sel, b, c, d, e)" generated.go

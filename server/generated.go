@@ -7867,7 +7867,7 @@ func (ec *executionContext) marshalNCoOccurrence2githubᚗcomᚋpapergraphᚋpap
 }
 
 func (ec *executionContext) marshalNCoOccurrence2ᚕgithubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐCoOccurrenceᚄ(ctx context.Context, sel ast.SelectionSet, v []graph.CoOccurrence) graphql.Marshaler {
-	ret := marshalList(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCoOccurrence2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐCoOccurrence(ctx, sel, v[i])
@@ -7887,7 +7887,7 @@ func (ec *executionContext) marshalNDuplicate2githubᚗcomᚋpapergraphᚋpaperg
 }
 
 func (ec *executionContext) marshalNDuplicate2ᚕgithubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐDuplicateᚄ(ctx context.Context, sel ast.SelectionSet, v []graph.Duplicate) graphql.Marshaler {
-	ret := marshalList(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNDuplicate2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐDuplicate(ctx, sel, v[i])
@@ -7937,7 +7937,7 @@ func (ec *executionContext) marshalNEdge2githubᚗcomᚋpapergraphᚋpapergraph�
 }
 
 func (ec *executionContext) marshalNEdge2ᚕgithubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []graph.Edge) graphql.Marshaler {
-	ret := marshalList(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNEdge2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐEdge(ctx, sel, v[i])
@@ -7967,7 +7967,7 @@ func (ec *executionContext) marshalNEntity2githubᚗcomᚋpapergraphᚋpapergrap
 }
 
 func (ec *executionContext) marshalNEntity2ᚕgithubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐEntityᚄ(ctx context.Context, sel ast.SelectionSet, v []graph.Entity) graphql.Marshaler {
-	ret := marshalList(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNEntity2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐEntity(ctx, sel, v[i])
@@ -7999,7 +7999,7 @@ func (ec *executionContext) marshalNEntityEdge2githubᚗcomᚋpapergraphᚋpaper
 }
 
 func (ec *executionContext) marshalNEntityEdge2ᚕgithubᚗcomᚋpapergraphᚋpapergraphᚋserverᚐEntityEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []EntityEdge) graphql.Marshaler {
-	ret := marshalList(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNEntityEdge2githubᚗcomᚋpapergraphᚋpapergraphᚋserverᚐEntityEdge(ctx, sel, v[i])
@@ -8120,7 +8120,7 @@ func (ec *executionContext) marshalNKindCount2githubᚗcomᚋpapergraphᚋpaperg
 }
 
 func (ec *executionContext) marshalNKindCount2ᚕgithubᚗcomᚋpapergraphᚋpapergraphᚋserverᚐKindCountᚄ(ctx context.Context, sel ast.SelectionSet, v []KindCount) graphql.Marshaler {
-	ret := marshalList(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNKindCount2githubᚗcomᚋpapergraphᚋpapergraphᚋserverᚐKindCount(ctx, sel, v[i])
@@ -8140,7 +8140,7 @@ func (ec *executionContext) marshalNMention2githubᚗcomᚋpapergraphᚋpapergra
 }
 
 func (ec *executionContext) marshalNMention2ᚕgithubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐMentionᚄ(ctx context.Context, sel ast.SelectionSet, v []graph.Mention) graphql.Marshaler {
-	ret := marshalList(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNMention2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐMention(ctx, sel, v[i])
@@ -8164,7 +8164,7 @@ func (ec *executionContext) marshalNNode2githubᚗcomᚋpapergraphᚋpapergraph�
 }
 
 func (ec *executionContext) marshalNNode2ᚕgithubᚗcomᚋpapergraphᚋpapergraphᚋserverᚐNodeᚄ(ctx context.Context, sel ast.SelectionSet, v []Node) graphql.Marshaler {
-	ret := marshalList(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNNode2githubᚗcomᚋpapergraphᚋpapergraphᚋserverᚐNode(ctx, sel, v[i])
@@ -8192,7 +8192,7 @@ func (ec *executionContext) marshalNPaper2githubᚗcomᚋpapergraphᚋpapergraph
 }
 
 func (ec *executionContext) marshalNPaper2ᚕgithubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐPaperᚄ(ctx context.Context, sel ast.SelectionSet, v []graph.Paper) graphql.Marshaler {
-	ret := marshalList(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNPaper2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐPaper(ctx, sel, v[i])
@@ -8224,7 +8224,7 @@ func (ec *executionContext) marshalNPaperEdge2githubᚗcomᚋpapergraphᚋpaperg
 }
 
 func (ec *executionContext) marshalNPaperEdge2ᚕgithubᚗcomᚋpapergraphᚋpapergraphᚋserverᚐPaperEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []PaperEdge) graphql.Marshaler {
-	ret := marshalList(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNPaperEdge2githubᚗcomᚋpapergraphᚋpapergraphᚋserverᚐPaperEdge(ctx, sel, v[i])
@@ -8263,7 +8263,7 @@ func (ec *executionContext) marshalNPaperMatch2githubᚗcomᚋpapergraphᚋpaper
 }
 
 func (ec *executionContext) marshalNPaperMatch2ᚕgithubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐMatchᚄ(ctx context.Context, sel ast.SelectionSet, v []graph.Match) graphql.Marshaler {
-	ret := marshalList(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNPaperMatch2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐMatch(ctx, sel, v[i])
@@ -8283,7 +8283,7 @@ func (ec *executionContext) marshalNSearchHit2githubᚗcomᚋpapergraphᚋpaperg
 }
 
 func (ec *executionContext) marshalNSearchHit2ᚕgithubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐHitᚄ(ctx context.Context, sel ast.SelectionSet, v []graph.Hit) graphql.Marshaler {
-	ret := marshalList(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSearchHit2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐHit(ctx, sel, v[i])
@@ -8354,7 +8354,7 @@ func (ec *executionContext) marshalN__Directive2githubᚗcomᚋ99designsᚋgqlge
 }
 
 func (ec *executionContext) marshalN__Directive2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirectiveᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.Directive) graphql.Marshaler {
-	ret := marshalList(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__Directive2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐDirective(ctx, sel, v[i])
@@ -8398,7 +8398,7 @@ func (ec *executionContext) unmarshalN__DirectiveLocation2ᚕstringᚄ(ctx conte
 }
 
 func (ec *executionContext) marshalN__DirectiveLocation2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
-	ret := marshalList(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__DirectiveLocation2string(ctx, sel, v[i])
@@ -8426,7 +8426,7 @@ func (ec *executionContext) marshalN__InputValue2githubᚗcomᚋ99designsᚋgqlg
 }
 
 func (ec *executionContext) marshalN__InputValue2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValueᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.InputValue) graphql.Marshaler {
-	ret := marshalList(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__InputValue2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValue(ctx, sel, v[i])
@@ -8454,7 +8454,7 @@ func (ec *executionContext) marshalN__Type2githubᚗcomᚋ99designsᚋgqlgenᚋg
 }
 
 func (ec *executionContext) marshalN__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []introspection.Type) graphql.Marshaler {
-	ret := marshalList(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__Type2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, sel, v[i])
@@ -8611,7 +8611,7 @@ func (ec *executionContext) marshalOEntityKind2ᚕgithubᚗcomᚋpapergraphᚋpa
 	if v == nil {
 		return graphql.Null
 	}
-	ret := marshalList(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNEntityKind2githubᚗcomᚋpapergraphᚋpapergraphᚋgraphᚐKind(ctx, sel, v[i])
@@ -8783,7 +8783,7 @@ func (ec *executionContext) marshalO__EnumValue2ᚕgithubᚗcomᚋ99designsᚋgq
 	if v == nil {
 		return graphql.Null
 	}
-	ret := marshalList(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__EnumValue2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐEnumValue(ctx, sel, v[i])
@@ -8802,7 +8802,7 @@ func (ec *executionContext) marshalO__Field2ᚕgithubᚗcomᚋ99designsᚋgqlgen
 	if v == nil {
 		return graphql.Null
 	}
-	ret := marshalList(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__Field2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐField(ctx, sel, v[i])
@@ -8821,7 +8821,7 @@ func (ec *executionContext) marshalO__InputValue2ᚕgithubᚗcomᚋ99designsᚋg
 	if v == nil {
 		return graphql.Null
 	}
-	ret := marshalList(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__InputValue2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐInputValue(ctx, sel, v[i])
@@ -8840,7 +8840,7 @@ func (ec *executionContext) marshalO__Type2ᚕgithubᚗcomᚋ99designsᚋgqlgen�
 	if v == nil {
 		return graphql.Null
 	}
-	ret := marshalList(ctx, sel, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalN__Type2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚋintrospectionᚐType(ctx, sel, v[i])
