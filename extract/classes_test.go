@@ -18,7 +18,7 @@ type classCase struct {
 	title, text   string
 	kind          graph.Kind
 	want, wantNot []string
-	wantName      string // checked when not empty
+	wantName      string // checked when not empty; "-" wants no name
 }
 
 func runClass(t *testing.T, cases []classCase) {
@@ -38,7 +38,9 @@ func runClass(t *testing.T, cases []classCase) {
 					t.Errorf("%s = %q; want no %q", tc.kind, got, w)
 				}
 			}
-			if tc.wantName != "" && p.Name != tc.wantName {
+			if tc.wantName == "-" && p.Name != "" {
+				t.Errorf("name = %q; want none", p.Name)
+			} else if tc.wantName != "" && tc.wantName != "-" && p.Name != tc.wantName {
 				t.Errorf("name = %q; want %q", p.Name, tc.wantName)
 			}
 			checkMentions(t, p)
@@ -264,6 +266,26 @@ func TestClassNames(t *testing.T) {
 			text: "We introduce Reasoning Surgery, a paradigm for editing reasoning. We build CircuitFix, a tool.", wantName: "CircuitFix"},
 		{name: "after a colon",
 			text: "We build two novel attacks with limited assumptions: DistinGap, which separates records, and RecGap.", wantName: "DistinGap"},
+		{name: "a coined name before the head noun",
+			text: "Reasoning across modalities is hard. We introduce a new M4ReasonBench benchmark for it.", wantName: "M4ReasonBench"},
+		{name: "capitalised words before the head noun",
+			text: "We introduce a cross-model Reasoning Trace Attribution framework for distilled students.", wantName: "Reasoning Trace Attribution"},
+		{name: "a coined name after the head noun",
+			text: "We present an agent framework SciPilot (Scientific Pilot) that plans experiments.", wantName: "SciPilot"},
+		{name: "a lone capitalised adjective is no name",
+			text: "We propose a Bayesian framework for calibration.", wantName: "-"},
+		{name: "a problem's acronym before the head noun",
+			text: "Incomplete multi-view clustering (IMVC) is hard. We propose a novel IMVC method.", wantName: "-"},
+		{name: "an appositive after a new thing",
+			text: "Scaling laws guide training. We train a competitive LLM family, *Velocity*, using these insights.", wantName: "Velocity"},
+		{name: "an appositive after a prior system",
+			text: "We fine-tune a strong base model, *Orion*, on our data.", wantName: "-"},
+		{name: "which we call",
+			text: "Gradients are imbalanced. We equalise them, which we call balanced gradient descent (BGD).", wantName: "BGD"},
+		{name: "we call our method",
+			text: "Sampling is slow. We call our method **FastFlow**, a distilled sampler.", wantName: "FastFlow"},
+		{name: "subject position with its expansion",
+			text: "Prompts for image generation are hard to write. PROMO (Prompt Optimization) rewrites them for the model.", wantName: "PROMO"},
 	})
 }
 
