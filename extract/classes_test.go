@@ -349,7 +349,9 @@ func TestClassSystems(t *testing.T) {
 	})
 }
 
-// A one-word modality cue inside a method's name is no data.
+// A one-word modality cue inside a method's name is no data, and a cue in
+// a background list, in what a method borrows from, or in a video's frames
+// is no evidence of the paper's data.
 func TestClassModalityCues(t *testing.T) {
 	runClass(t, []classCase{
 		{name: "3D RoPE", kind: graph.Modality,
@@ -370,6 +372,24 @@ func TestClassModalityCues(t *testing.T) {
 		{name: "graphs are data", kind: graph.Modality,
 			text: "We classify molecular graphs with message passing on the graph.",
 			want: []string{"graph"}},
+		{name: "fields a background sentence lists", kind: graph.Modality,
+			text:    "Generative models have succeeded across diverse domains, including image synthesis and robotic planning. We constrain samples to convex sets.",
+			wantNot: []string{"image", "action"}},
+		{name: "fields of our own experiments", kind: graph.Modality,
+			text: "We test our sampler in domains such as image synthesis.",
+			want: []string{"image"}},
+		{name: "what a method borrows from", kind: graph.Modality,
+			text:    "Inspired by CTFs in natural language processing, this framework compares seismic solvers.",
+			wantNot: []string{"text"}},
+		{name: "an aim is no vision", kind: graph.Modality,
+			text:    "We benchmark wavefield solvers. Our vision is to replace ad hoc comparisons.",
+			wantNot: []string{"image"}},
+		{name: "a video's frames are no images", kind: graph.Modality,
+			text: "We track points in long videos, querying image features and visual tokens over past frames.",
+			want: []string{"video"}, wantNot: []string{"image"}},
+		{name: "images beside videos", kind: graph.Modality,
+			text: "We train one model for image and video generation.",
+			want: []string{"video", "image"}},
 	})
 }
 

@@ -220,6 +220,7 @@ func (x *Extractor) Extract(ctx context.Context, d Document) (graph.Paper, error
 	w.ellipses(ctx, x.v.entities, ids)
 	w.matchVocab(ctx, x.v.modalities, ids)
 	s.matches = w.matches
+	w.modalityEvidence()
 	acronyms := w.resolveAcronyms(ctx)
 	name := w.name(acronyms)
 	w.datasets(ctx, acronyms, name)
@@ -452,6 +453,8 @@ var methodSenses = neighbours{
 	"3d": {after: setOf(`positions position positional rope decomposition decompositions rank ranks
 		convolution convolutions conv kernel kernels tensor tensors attention embedding embeddings
 		encoding encodings`)},
+	// "Our vision is to ...": an aim, not images.
+	"vision": {before: setOf("our their this shared broader grand")},
 	"graph":  {before: setOf("memory proximity computation computational factor call"), after: setOf("based theoretic search")},
 	"graphs": {before: setOf("memory proximity computation computational factor call")},
 }
