@@ -453,11 +453,24 @@ var methodSenses = neighbours{
 	"3d": {after: setOf(`positions position positional rope decomposition decompositions rank ranks
 		convolution convolutions conv kernel kernels tensor tensors attention embedding embeddings
 		encoding encodings`)},
+	// "visual prompts", "box prompts" and the learned prompts of
+	// "prompt-based continual learning" are no text.
+	"prompts": {before: promptKinds, after: setOf("based tuning pool pools")},
+	// One prompt is as often a point or a box ("with a single prompt,
+	// the model segments the part") as text.
+	"prompt": {before: setOf(promptKindWords + " a an one single each every any the this"), after: setOf("based tuning pool pools")},
+	// "Tactile MNIST" and "Audio-MNIST" are no images.
+	"mnist": {before: setOf("tactile audio spoken")},
 	// "Our vision is to ...": an aim, not images.
 	"vision": {before: setOf("our their this shared broader grand")},
 	"graph":  {before: setOf("memory proximity computation computational factor call"), after: setOf("based theoretic search")},
 	"graphs": {before: setOf("memory proximity computation computational factor call")},
 }
+
+// promptKinds are the words before "prompt" that make it no text.
+var promptKinds = setOf(promptKindWords)
+
+const promptKindWords = "visual point points box boxes mask masks soft learnable continuous spatial geometric image audio video motion click scribble"
 
 // setPhrase reports whether the one-token match m is part of a set
 // phrase of table.
