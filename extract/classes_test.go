@@ -411,12 +411,38 @@ func TestClassModalityCues(t *testing.T) {
 	})
 }
 
-// A list with one dataset the vocabulary knows is a list of datasets.
+// A list with one dataset the vocabulary knows is a list of datasets; a
+// name that acts, is compared with, or is listed beside a technique is a
+// system, and a word of a longer name is none.
 func TestClassDatasetLists(t *testing.T) {
 	runClass(t, []classCase{
 		{name: "names beside a known benchmark", kind: graph.Dataset,
 			text: "We study chart reasoning. Gains hold on benchmarks, including InfographicVQA, ChartVista, PlotQAPro, and HR-Bench 4K.",
 			want: []string{"ChartVista", "PlotQAPro"}},
+		{name: "a system the paper builds on and surpasses", kind: graph.Dataset,
+			text:    "Built upon TrackPTv2, we present TrackPTv3. It fixes the drift problem in TrackPTv2 and surpasses TrackPTv2 by a large margin.",
+			wantNot: []string{"TrackPTv2"}},
+		{name: "a name beside a known technique in a list", kind: graph.Technique,
+			text: "We study tracking. Gains hold across architectures and datasets including TrackerA1, FairTrk, ByteTrack, and SportsMOT.",
+			want: []string{"TrackerA1", "FairTrk"}},
+		{name: "an acronym's long form is no dataset", kind: graph.Dataset,
+			text:    "Networks are overconfident on Out-of-Distribution (OoD) inputs.",
+			wantNot: []string{"Out-of-Distribution"}},
+		{name: "a capitalised head inside a name", kind: graph.Dataset,
+			text:    "We dismantle the black box with a Corpus Interaction Engine for agents.",
+			wantNot: []string{"Interaction"}},
+		{name: "a word of a long form before its head", kind: graph.Dataset,
+			text:    "We introduce the Big Macaque Motion and Animation Dataset (BigMQ), a large-scale dataset.",
+			wantNot: []string{"Animation"}},
+		{name: "a name after a conjunction before its head", kind: graph.Dataset,
+			text: "Experiments on the DanceClips and Fashion benchmarks show gains.",
+			want: []string{"Fashion"}},
+		{name: "an appositive that ended before the head", kind: graph.Dataset,
+			text:    "We build ScoreNet, an efficient model. With an ensemble of ScoreNet, our largest variant surpasses GPT-5 in the benchmark.",
+			wantNot: []string{"ScoreNet"}},
+		{name: "a dataset that improves a model", kind: graph.Dataset,
+			text: "We construct BioTraits, a dataset of trait annotations. Fine-tuning on it, BioTraits improves zero-shot accuracy.",
+			want: []string{"BioTraits"}},
 		{name: "an English word beside a known dataset", kind: graph.Dataset,
 			text:    "We study segmentation on ImageNet and Blender scenes.",
 			wantNot: []string{"Blender"}},
