@@ -284,6 +284,12 @@ func TestClassNames(t *testing.T) {
 			text: "Gradients are imbalanced. We equalise them, which we call balanced gradient descent (BGD).", wantName: "BGD"},
 		{name: "we call our method",
 			text: "Sampling is slow. We call our method **FastFlow**, a distilled sampler.", wantName: "FastFlow"},
+		{name: "a title's notion yields to the abstract's name", title: "Bargained Reasoning: On Provable Cooperation",
+			text: "We propose a new bargained reasoning framework. We develop an algorithm called Stein variational bargained reasoning (SVBR).", wantName: "SVBR"},
+		{name: "a title's name the abstract capitalises", title: "Generative Blocks World: Moving Things Around",
+			text: "We present Generative Blocks World, a method. It uses primitives (GBP).", wantName: "Generative Blocks World"},
+		{name: "a lower-case compound is no name",
+			text: "To curate at scale, we design a human-AI synergistic two-stage pipeline.", wantName: "-"},
 		{name: "subject position with its expansion",
 			text: "Prompts for image generation are hard to write. PROMO (Prompt Optimization) rewrites them for the model.", wantName: "PROMO"},
 	})

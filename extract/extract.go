@@ -160,6 +160,10 @@ type work struct {
 	// where the abstract's opening sentence's does (offsets in
 	// text.Orig): see about.
 	focus struct{ title, opening int }
+	// titleNotion is the phrase a title gives before its colon when the
+	// abstract names the paper otherwise ("Negotiated Reasoning: ..." of
+	// SVNR): the paper's own, so no task, though not its name.
+	titleNotion string
 	// spare holds what ensureTask links when nothing else is a task: the
 	// first role and the first task phrase that were not in focus.
 	spare struct {

@@ -39,8 +39,17 @@ var determiners = map[string]bool{"a": true, "an": true, "the": true, "our": tru
 // introduce Long Form (X)", "..., named X"), then from "the proposed X",
 // then from bold markup; the first introduced wins.
 func (w *work) name(defs map[string]*acronym) string {
+	// A title's phrase that the abstract writes only in lower case
+	// ("Negotiated Reasoning: ..." and "a new negotiated reasoning
+	// framework") is a notion unless the abstract names nothing else.
+	weak := ""
 	if s := w.titleName(); s != "" {
-		return s
+		abstract := w.text.Clean[w.body:]
+		at := strings.Index(strings.ToLower(abstract), strings.ToLower(s))
+		if !strings.Contains(s, " ") || at < 0 || strings.ToLower(abstract[at:at+len(s)]) != abstract[at:at+len(s)] {
+			return s
+		}
+		weak = s
 	}
 	best, bestAt := "", -1
 	consider := func(s string, at int) {
@@ -119,7 +128,11 @@ func (w *work) name(defs map[string]*acronym) string {
 		}
 	}
 	if best != "" {
+		w.titleNotion = weak
 		return best
+	}
+	if weak != "" {
+		return weak
 	}
 	return w.boldName()
 }
@@ -218,8 +231,10 @@ func (w *work) objectName(start int, defs map[string]*acronym) string {
 		}
 		break
 	}
-	// We propose X, ... / We introduce LINO UniPS with ...
-	if c := w.words[obj]; (c.named || capitalised(c.text) && c.class&commonCap == 0 && w.standsAlone(obj)) && !w.generic(c) && !c.open {
+	// We propose X, ... / We introduce LINO UniPS with ... A word that
+	// starts with a lower-case word names only when it stands alone: "a
+	// human-AI synergistic pipeline" is no name.
+	if c := w.words[obj]; (c.named || capitalised(c.text) && c.class&commonCap == 0 && w.standsAlone(obj)) && !w.generic(c) && !c.open && (!lowerStart(c.text) || w.standsAlone(obj)) {
 		name := c.text
 		for k := obj + 1; k < end && !w.words[k-1].comma && !w.words[k-1].stop && w.words[k].named && !w.words[k].open; k++ {
 			name = w.text.Clean[c.start:w.words[k].end]
@@ -377,6 +392,21 @@ func (w *work) expandedName(i int) string {
 		return "" // the name's subject of a verb: "introduces", "achieves"
 	}
 	return wd.text
+}
+
+// lowerStart reports whether s starts with an English-looking word in
+// lower case before a hyphen: "human-AI", "multi-LLM", not "k-NLPmeans".
+func lowerStart(s string) bool {
+	head, _, ok := strings.Cut(s, "-")
+	if !ok || len(head) < 3 {
+		return false
+	}
+	for i := 0; i < len(head); i++ {
+		if head[i] < 'a' || head[i] > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // linkWords join a name to a phrase before it, so that a run after one
