@@ -51,9 +51,9 @@ func (w *work) incidentalSpans() [][2]int {
 		var from int
 		borrowed := false
 		switch {
-		case borrowWords[wd.lower+"-"+w.words[i+1].lower] && !wd.stop && !wd.comma:
+		case wd.class&borrowWord != 0 && borrowWords[wd.lower] == w.words[i+1].lower && !wd.stop && !wd.comma:
 			from, borrowed = i+2, true
-		case fieldWords[wd.lower] && !wd.stop && listOpens(w.words[i+1:]) && !w.ownSentence(i):
+		case wd.class&fieldWord != 0 && !wd.stop && listOpens(w.words[i+1:]) && !w.ownSentence(i):
 			from = i + 1
 		default:
 			continue
@@ -77,9 +77,11 @@ func (w *work) incidentalSpans() [][2]int {
 // application.
 var fieldWords = setOf("applications application domains fields areas disciplines")
 
-// borrowWords are the pairs after which a cue is what the method borrows
-// from or is compared to, not its data.
-var borrowWords = setOf("inspired-by adapted-from borrowed-from analogous-to akin-to")
+// borrowWords are the pairs, first word to second, after which a cue is
+// what the method borrows from or is compared to, not its data. Words
+// test their class bits first: a map lookup for each word cost 4% of
+// extraction, joining it to the next 8%.
+var borrowWords = map[string]string{"inspired": "by", "adapted": "from", "borrowed": "from", "analogous": "to", "akin": "to"}
 
 // listOpens reports whether ws opens a list of examples: "in", "such as",
 // "including", "like", "across", "e.g.".

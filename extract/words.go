@@ -192,6 +192,8 @@ const (
 	agentNoun                           // a key of agentHeads, or its plural
 	negator                             // negators
 	techniqueVerb                       // a form of techniqueVerbs (see verbForms)
+	borrowWord                          // a key of borrowWords
+	fieldWord                           // fieldWords
 )
 
 var wordClasses = func() map[string]wordClass {
@@ -201,6 +203,7 @@ var wordClasses = func() map[string]wordClass {
 		determiner: determiners, datasetHead: datasetHeads, afterOnVerb: notAfterOn,
 		listLeadWord: listLead, commonCap: commonCapitalised, unit: units, notName: notNames,
 		taskHead: taskHeads, notModifier: notModifiers, participle: participles, negator: negators,
+		fieldWord: fieldWords,
 	} {
 		for w := range set {
 			m[w] |= c
@@ -215,6 +218,9 @@ var wordClasses = func() map[string]wordClass {
 	for w := range agentHeads {
 		m[w] |= agentNoun
 		m[w+"s"] |= agentNoun
+	}
+	for w := range borrowWords {
+		m[w] |= borrowWord
 	}
 	for form := range verbForms {
 		m[form] |= techniqueVerb
