@@ -36,14 +36,15 @@ type Extractor struct {
 type stage uint16
 
 const (
-	stageTitle        stage = 1 << iota // read the title as a first sentence
-	stageNegation                       // denied mentions are not links
-	stageRoles                          // techniques the paper is about are tasks
-	stageTaskPhrases                    // the task phrase grammar
-	stageTitleMethods                   // what a title's "via X" names is a technique
-	stageCompose                        // tasks take their model family's name
-	stageEnsureTask                     // every paper gets a task
-	stageSystems                        // named systems known by their company
+	stageTitle            stage = 1 << iota // read the title as a first sentence
+	stageNegation                           // denied mentions are not links
+	stageRoles                              // techniques the paper is about are tasks
+	stageTaskPhrases                        // the task phrase grammar
+	stageTitleMethods                       // what a title's "via X" names is a technique
+	stageCompose                            // tasks take their model family's name
+	stageEnsureTask                         // every paper gets a task
+	stageSystems                            // named systems known by their company
+	stageModalityEvidence                   // incidental modality cues are no evidence
 )
 
 // New returns an Extractor with the embedded vocabulary and
@@ -224,7 +225,9 @@ func (x *Extractor) Extract(ctx context.Context, d Document) (graph.Paper, error
 	w.ellipses(ctx, x.v.entities, ids)
 	w.matchVocab(ctx, x.v.modalities, ids)
 	s.matches = w.matches
-	w.modalityEvidence()
+	if x.off&stageModalityEvidence == 0 {
+		w.modalityEvidence()
+	}
 	acronyms := w.resolveAcronyms(ctx)
 	name := w.name(acronyms)
 	w.datasets(ctx, acronyms, name)
