@@ -48,7 +48,7 @@ func (w *work) datasets(ctx context.Context, defs map[string]*acronym, name stri
 			is[i] = true
 		case i+1 < len(w.words) && w.words[i+1].class&datasetHead != 0 && !wd.comma && !wd.stop && !w.inLongForm(i):
 			is[i] = true
-		case w.appositiveDataset(i):
+		case w.appositiveDataset(i) || w.namedDataset(i):
 			is[i] = true
 		case wd.text != name && i > 0 && (w.words[i-1].lower == "on" || w.words[i-1].lower == "in") && !w.words[i-1].stop && wd.named && !(i > 1 && w.words[i-2].class&afterOnVerb != 0) && !wd.open && !w.shortened(i, defs):
 			is[i] = true
@@ -551,6 +551,25 @@ func (w *work) appositiveDataset(i int) bool {
 // phrase has ended: "a benchmark of" keeps its head, "surpasses X in the
 // benchmark" does not.
 var appositiveEnds = setOf("in on at to from by with via for than")
+
+// namedDataset reports whether word i is what "called", "named" or the
+// like names after a dataset head in its clause, with no method noun
+// nearer: "we curated a dataset comprising 61K sets of videos for our new
+// task, called VideoComp".
+func (w *work) namedDataset(i int) bool {
+	if i < 2 || w.words[i-1].class&namingWord == 0 || !w.words[i].named {
+		return false
+	}
+	for j := i - 2; j >= 0 && j >= i-14 && !w.words[j].stop; j-- {
+		switch {
+		case w.words[j].class&datasetHead != 0:
+			return true
+		case w.words[j].class&methodHead != 0:
+			return false
+		}
+	}
+	return false
+}
 
 // inLongForm reports whether word i is inside a run of capitalised words,
 // as the long form of a name is ("3D Motion and Animation Dataset
