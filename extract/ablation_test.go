@@ -26,6 +26,7 @@ var stages = []struct {
 	{"- family names", stageCompose},
 	{"- a task for every paper", stageEnsureTask},
 	{"- named systems", stageSystems},
+	{"- modality evidence", stageModalityEvidence},
 }
 
 // methodsFile is the embedded vocabulary file the ablation also leaves

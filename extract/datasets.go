@@ -3,6 +3,7 @@ package extract
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -47,9 +48,9 @@ func (w *work) datasets(ctx context.Context, defs map[string]*acronym, name stri
 			is[i] = true
 		case i+1 < len(w.words) && w.words[i+1].class&datasetHead != 0 && !wd.comma && !wd.stop && !w.inLongForm(i):
 			is[i] = true
-		case w.appositiveDataset(i):
+		case w.appositiveDataset(i) || w.namedDataset(i):
 			is[i] = true
-		case wd.text != name && i > 0 && (w.words[i-1].lower == "on" || w.words[i-1].lower == "in") && !w.words[i-1].stop && wd.named && !(i > 1 && w.words[i-2].class&afterOnVerb != 0) && !wd.open:
+		case wd.text != name && i > 0 && (w.words[i-1].lower == "on" || w.words[i-1].lower == "in") && !w.words[i-1].stop && wd.named && !(i > 1 && w.words[i-2].class&afterOnVerb != 0) && !wd.open && !w.shortened(i, defs):
 			is[i] = true
 		}
 	}
@@ -102,6 +103,7 @@ func (w *work) datasets(ctx context.Context, defs map[string]*acronym, name stri
 			}
 		}
 	}
+	w.dropSystems(is)
 	for i, ok := range is {
 		if !ok {
 			continue
@@ -117,6 +119,86 @@ func (w *work) datasets(ctx context.Context, defs map[string]*acronym, name stri
 		w.add(graph.Dataset, w.text.Clean[wd.start:end], -1, wd.start, end)
 	}
 }
+
+// shortened reports whether word i is (the end of) a long form that the
+// acronym after it defines: "on Out-of-Distribution (OoD) inputs" names a
+// notion, not a dataset.
+func (w *work) shortened(i int, defs map[string]*acronym) bool {
+	if i+1 >= len(w.words) || !w.words[i+1].open || w.words[i].comma || w.words[i].stop {
+		return false
+	}
+	a := defs[singular(w.words[i+1].text)]
+	return a != nil && a.word == i+1 && a.long >= 0 && a.long <= i
+}
+
+// dropSystems unmarks the names that their uses show to be systems, not
+// datasets: one that a sentence compares with ("surpasses TAPTRv2"),
+// one that acts ("TAPTRv2 achieves"),
+// one a method noun follows ("the MOTR tracker" is not, "the MOTR
+// model" is), or one listed beside a technique the vocabulary knows
+// ("datasets including Trackformer, MOTR, FairMOT, ByteTrack"), which
+// becomes a technique itself, so that the list's other names follow it,
+// right to left.
+func (w *work) dropSystems(is []bool) {
+	var at map[string][]int
+	for i := len(is) - 1; i >= 0; i-- {
+		if !is[i] {
+			continue
+		}
+		if at == nil {
+			at = map[string][]int{}
+			for j := w.bodyWord; j < len(w.words); j++ {
+				if w.words[j].named || capitalised(w.words[j].text) {
+					at[w.words[j].text] = append(at[w.words[j].text], j)
+				}
+			}
+		}
+		wd := w.words[i]
+		// A head beside any of its uses ("the MathSpeech benchmark")
+		// keeps it a dataset, whatever else it does.
+		if slices.ContainsFunc(at[wd.text], w.besideDatasetHead) {
+			continue
+		}
+		// "On SEAL-0, GPT-5 with tools achieves": a list does not run
+		// past the comma after what results are on.
+		if w.listedWithTechnique(i) && !(i > 0 && (w.words[i-1].lower == "on" || w.words[i-1].lower == "in") && wd.comma) {
+			is[i] = false
+			w.add(graph.Technique, wd.text, -1, wd.start, wd.end)
+			continue
+		}
+		for _, j := range at[wd.text] {
+			if w.comparedWith(j, true) || w.acts(j) {
+				is[i] = false
+				break
+			}
+		}
+	}
+}
+
+// besideDatasetHead reports whether a dataset head noun stands just
+// before or after word j: "the X benchmark", "dataset X".
+func (w *work) besideDatasetHead(j int) bool {
+	wd := w.words[j]
+	if j+1 < len(w.words) && !wd.comma && !wd.stop && w.words[j+1].class&datasetHead != 0 {
+		return true
+	}
+	return j > 0 && !w.words[j-1].stop && !w.words[j-1].comma && w.words[j-1].class&datasetHead != 0
+}
+
+// acts reports whether word j is the subject of a verb only a method
+// takes, "X achieves", "X outperforms", or a method noun follows it.
+func (w *work) acts(j int) bool {
+	wd := w.words[j]
+	if wd.comma || wd.stop || wd.close || j+1 >= len(w.words) {
+		return false
+	}
+	next := w.words[j+1]
+	return methodVerbs[next.lower] || next.class&methodHead != 0 && next.class&datasetHead == 0
+}
+
+// methodVerbs are the verbs whose subject is a method, never a dataset.
+// "X improves", "X employs" and "X utilizes" are said of datasets too.
+var methodVerbs = setOf("achieves achieved outperforms outperformed surpasses surpassed learns generates predicts beats attains")
 
 // runsOn reports whether word i is followed by "on" and a name: in
 // "Show-o2 on GenEval, and OpenSoraPlan on VBench" a list of systems,
@@ -171,6 +253,11 @@ func (w *work) afterDatasetHead(i int) bool {
 	for j := i - 1; j >= 0 && j >= i-3; j-- {
 		prev := w.words[j]
 		if prev.class&datasetHead != 0 {
+			// "with a Corpus Interaction Engine": a capitalised head
+			// inside a sentence is a word of a longer name.
+			if capitalised(prev.text) && j > w.bodyWord && !w.words[j-1].stop {
+				return false
+			}
 			return !prev.stop && (!prev.comma || j < i-1)
 		}
 		if prev.class&listLeadWord == 0 || prev.stop && prev.lower != "e.g" && prev.lower != "i.e" {
@@ -451,8 +538,33 @@ func (w *work) appositiveDataset(i int) bool {
 			return true
 		}
 		// "EditScore, an efficient model to evaluate ... benchmark": the
-		// appositive names a method.
-		if w.words[k].stop || w.words[k].comma || w.words[k].class&methodHead != 0 {
+		// appositive names a method. "X, our largest variant, surpasses
+		// GPT-5 in the benchmark": the noun phrase ended before the head.
+		if w.words[k].stop || w.words[k].comma || w.words[k].class&methodHead != 0 || appositiveEnds[w.words[k].lower] {
+			return false
+		}
+	}
+	return false
+}
+
+// appositiveEnds are the prepositions after which an appositive's noun
+// phrase has ended: "a benchmark of" keeps its head, "surpasses X in the
+// benchmark" does not.
+var appositiveEnds = setOf("in on at to from by with via for than")
+
+// namedDataset reports whether word i is what "called", "named" or the
+// like names after a dataset head in its clause, with no method noun
+// nearer: "we curated a dataset comprising 61K sets of videos for our new
+// task, called VideoComp".
+func (w *work) namedDataset(i int) bool {
+	if i < 2 || w.words[i-1].class&namingWord == 0 || !w.words[i].named {
+		return false
+	}
+	for j := i - 2; j >= 0 && j >= i-14 && !w.words[j].stop; j-- {
+		switch {
+		case w.words[j].class&datasetHead != 0:
+			return true
+		case w.words[j].class&methodHead != 0:
 			return false
 		}
 	}
@@ -469,5 +581,10 @@ func (w *work) inLongForm(i int) bool {
 		return false
 	}
 	p := w.words[i-1]
+	if (p.lower == "and" || p.lower == "of" || p.lower == "for") && i >= 2 && i-2 >= w.bodyWord && i+1 < len(w.words) && capitalised(w.words[i+1].text) {
+		// "3D Motion and Animation Dataset (BigMaQ)", where the head is
+		// title-cased too; "the TikTok and Fashion benchmarks" lists two.
+		p = w.words[i-2]
+	}
 	return !p.stop && !p.comma && (capitalised(p.text) || p.named)
 }

@@ -36,14 +36,15 @@ type Extractor struct {
 type stage uint16
 
 const (
-	stageTitle        stage = 1 << iota // read the title as a first sentence
-	stageNegation                       // denied mentions are not links
-	stageRoles                          // techniques the paper is about are tasks
-	stageTaskPhrases                    // the task phrase grammar
-	stageTitleMethods                   // what a title's "via X" names is a technique
-	stageCompose                        // tasks take their model family's name
-	stageEnsureTask                     // every paper gets a task
-	stageSystems                        // named systems known by their company
+	stageTitle            stage = 1 << iota // read the title as a first sentence
+	stageNegation                           // denied mentions are not links
+	stageRoles                              // techniques the paper is about are tasks
+	stageTaskPhrases                        // the task phrase grammar
+	stageTitleMethods                       // what a title's "via X" names is a technique
+	stageCompose                            // tasks take their model family's name
+	stageEnsureTask                         // every paper gets a task
+	stageSystems                            // named systems known by their company
+	stageModalityEvidence                   // incidental modality cues are no evidence
 )
 
 // New returns an Extractor with the embedded vocabulary and
@@ -166,6 +167,10 @@ type work struct {
 		known bool
 		at    int
 	}
+	// titleNotion is the phrase a title gives before its colon when the
+	// abstract names the paper otherwise ("Negotiated Reasoning: ..." of
+	// SVNR): the paper's own, so no task, though not its name.
+	titleNotion string
 	// spare holds what ensureTask links when nothing else is a task: the
 	// first role and the first task phrase that were not in focus.
 	spare struct {
@@ -226,6 +231,9 @@ func (x *Extractor) Extract(ctx context.Context, d Document) (graph.Paper, error
 	w.ellipses(ctx, x.v.entities, ids)
 	w.matchVocab(ctx, x.v.modalities, ids)
 	s.matches = w.matches
+	if x.off&stageModalityEvidence == 0 {
+		w.modalityEvidence()
+	}
 	acronyms := w.resolveAcronyms(ctx)
 	name := w.name(acronyms)
 	w.datasets(ctx, acronyms, name)
@@ -458,9 +466,24 @@ var methodSenses = neighbours{
 	"3d": {after: setOf(`positions position positional rope decomposition decompositions rank ranks
 		convolution convolutions conv kernel kernels tensor tensors attention embedding embeddings
 		encoding encodings`)},
+	// "visual prompts", "box prompts" and the learned prompts of
+	// "prompt-based continual learning" are no text.
+	"prompts": {before: promptKinds, after: setOf("based tuning pool pools")},
+	// One prompt is as often a point or a box ("with a single prompt,
+	// the model segments the part") as text.
+	"prompt": {before: setOf(promptKindWords + " a an one single each every any the this"), after: setOf("based tuning pool pools")},
+	// "Tactile MNIST" and "Audio-MNIST" are no images.
+	"mnist": {before: setOf("tactile audio spoken")},
+	// "Our vision is to ...": an aim, not images.
+	"vision": {before: setOf("our their this shared broader grand")},
 	"graph":  {before: setOf("memory proximity computation computational factor call"), after: setOf("based theoretic search")},
 	"graphs": {before: setOf("memory proximity computation computational factor call")},
 }
+
+// promptKinds are the words before "prompt" that make it no text.
+var promptKinds = setOf(promptKindWords)
+
+const promptKindWords = "visual point points box boxes mask masks soft learnable continuous spatial geometric image audio video motion click scribble"
 
 // setPhrase reports whether the one-token match m is part of a set
 // phrase of table.

@@ -39,8 +39,17 @@ var determiners = map[string]bool{"a": true, "an": true, "the": true, "our": tru
 // introduce Long Form (X)", "..., named X"), then from "the proposed X",
 // then from bold markup; the first introduced wins.
 func (w *work) name(defs map[string]*acronym) string {
+	// A title's phrase that the abstract writes only in lower case
+	// ("Negotiated Reasoning: ..." and "a new negotiated reasoning
+	// framework") is a notion unless the abstract names nothing else.
+	weak := ""
 	if s := w.titleName(); s != "" {
-		return s
+		abstract := w.text.Clean[w.body:]
+		at := strings.Index(strings.ToLower(abstract), strings.ToLower(s))
+		if !strings.Contains(s, " ") || at < 0 || strings.ToLower(abstract[at:at+len(s)]) != abstract[at:at+len(s)] {
+			return s
+		}
+		weak = s
 	}
 	best, bestAt := "", -1
 	consider := func(s string, at int) {
@@ -69,6 +78,24 @@ func (w *work) name(defs map[string]*acronym) string {
 		switch {
 		case wd.class&namingWord != 0 && i+1 < len(w.words):
 			consider(w.namedAfter(i+1, defs), wd.start)
+		case wd.lower == "call" && i > 0 && w.words[i-1].lower == "we" && i+1 < len(w.words):
+			// "which we call egalitarian gradient descent (EGD)", "we
+			// call our method X".
+			j := i + 1
+			for j+1 < len(w.words) && j <= i+3 && (callSkip[w.words[j].lower] || w.words[j].class&methodHead != 0) && !w.words[j].stop {
+				j++
+			}
+			consider(w.namedAfter(j, defs), wd.start)
+		case wd.lower == "we" && i+3 < len(w.words) && !wd.stop:
+			// "we train a competitive LLM family, *Celerity*, ...": a
+			// new thing the writers made, renamed by an appositive.
+			consider(w.appositiveName(i+2, defs), wd.start)
+		case i == w.bodyWord || i > w.bodyWord && w.words[i-1].stop:
+			// "TIPO (Text-to-Image Prompt Optimization) introduces ...":
+			// a sentence that opens with the name and its expansion.
+			consider(w.expandedName(i), wd.start)
+		}
+		switch {
 		case wd.lower == "our" && i+2 < len(w.words):
 			j := i + 1
 			if w.words[j].lower == "proposed" && j+2 < len(w.words) {
@@ -101,7 +128,11 @@ func (w *work) name(defs map[string]*acronym) string {
 		}
 	}
 	if best != "" {
+		w.titleNotion = weak
 		return best
+	}
+	if weak != "" {
+		return weak
 	}
 	return w.boldName()
 }
@@ -200,13 +231,21 @@ func (w *work) objectName(start int, defs map[string]*acronym) string {
 		}
 		break
 	}
-	// We propose X, ... / We introduce LINO UniPS with ...
-	if c := w.words[obj]; (c.named || capitalised(c.text) && c.class&commonCap == 0 && w.standsAlone(obj)) && !w.generic(c) && !c.open {
+	// We propose X, ... / We introduce LINO UniPS with ... A word that
+	// starts with a lower-case word names only when it stands alone: "a
+	// human-AI synergistic pipeline" is no name.
+	if c := w.words[obj]; (c.named || capitalised(c.text) && c.class&commonCap == 0 && w.standsAlone(obj)) && !w.generic(c) && !c.open && (!lowerStart(c.text) || w.standsAlone(obj)) {
 		name := c.text
 		for k := obj + 1; k < end && !w.words[k-1].comma && !w.words[k-1].stop && w.words[k].named && !w.words[k].open; k++ {
 			name = w.text.Clean[c.start:w.words[k].end]
 		}
 		return name
+	}
+	// "a new M3CoTBench benchmark", "an agent framework SciNav
+	// (Scientific Navigator)": the name modifies the head noun or
+	// follows it.
+	if s := w.headName(obj, end, defs); s != "" {
+		return s
 	}
 	// We propose a novel architecture, X, ... / a simple method, nasty
 	// adversarial training (NAT), which ...
@@ -241,6 +280,144 @@ func (w *work) objectName(start int, defs map[string]*acronym) string {
 		}
 	}
 	return ""
+}
+
+// headName returns the name that stands next to the first head noun of
+// the object from word obj (before end) in the same clause: before it,
+// as a coined word or a run of two or more capitalised words ("the
+// SciNav framework", "a cross-model Reasoning Distillation Provenance
+// Tracing framework"), or after it, as a coined word ("an agent
+// framework SciNav (Scientific Navigator)"). A lone capitalised word
+// before the head is an adjective ("a Bayesian framework").
+func (w *work) headName(obj, end int, defs map[string]*acronym) string {
+	for j := obj; j < end; j++ {
+		wd := w.words[j]
+		if wd.open || wd.close {
+			return ""
+		}
+		if wd.class&(methodHead|datasetHead) == 0 || j == obj {
+			if wd.comma || wd.stop {
+				return ""
+			}
+			continue
+		}
+		// "the Environment Configuration Diagnosis Benchmark,
+		// EnConda-bench,": the short name the appositive gives.
+		if j+1 < len(w.words) && wd.comma {
+			if c := w.words[j+1]; c.named && !c.open && !w.generic(c) && (c.comma || c.stop) {
+				return c.text
+			}
+		}
+		k := j - 1
+		for k >= obj && !w.words[k].comma && (capitalised(w.words[k].text) || w.words[k].named) && w.words[k].class&commonCap == 0 && !compoundAdjective(w.words[k].text) {
+			k--
+		}
+		// "a novel IMVC method" after "incomplete multi-view clustering
+		// (IMVC)" names the problem's methods; "Identification of
+		// Critical Neurons method" cuts a name short.
+		if first := k + 1; first < j && !w.generic(w.words[first]) && !w.defined(first, defs) && !isDimensions(w.words[first].text) &&
+			(k < obj || !linkWords[w.words[k].lower]) {
+			if j-first >= 2 || w.words[first].named {
+				return w.text.Clean[w.words[first].start:w.words[j-1].end]
+			}
+		}
+		if j+1 < len(w.words) && !wd.comma && !wd.stop {
+			if c := w.words[j+1]; c.named && !c.open && !w.generic(c) && !w.defined(j+1, defs) && !compoundAdjective(c.text) && w.standsAlone(j+1) {
+				return c.text
+			}
+		}
+		return ""
+	}
+	return ""
+}
+
+// appositiveName returns the coined or capitalised name that an
+// appositive gives the noun phrase a(n) ... head from word j: "a
+// competitive LLM family, Celerity,", "a large-scale plant dataset,
+// PlantRSR,". The phrase must be indefinite, so new, and not about a
+// prior system ("a strong base model, X,").
+func (w *work) appositiveName(j int, defs map[string]*acronym) string {
+	if j >= len(w.words) || w.words[j].lower != "a" && w.words[j].lower != "an" || w.words[j-1].stop || w.words[j-1].comma {
+		return ""
+	}
+	for k := j + 1; k < len(w.words) && k <= j+6; k++ {
+		wd := w.words[k]
+		if wd.stop || wd.open || priorWords[wd.lower] {
+			return ""
+		}
+		if !wd.comma {
+			continue
+		}
+		if wd.class&(methodHead|datasetHead) == 0 && !appositiveHeads[wd.lower] || k+1 >= len(w.words) {
+			return ""
+		}
+		c := w.words[k+1]
+		if c.open || w.generic(c) || w.defined(k+1, defs) || c.class&commonCap != 0 || !(c.comma || c.stop) {
+			return ""
+		}
+		if c.named || capitalised(c.text) {
+			return c.text
+		}
+		return ""
+	}
+	return ""
+}
+
+// callSkip are the words between "we call" and the name.
+var callSkip = setOf("it this them our the resulting proposed")
+
+// appositiveHeads are the nouns besides methodHeads and datasetHeads
+// that an appositive name renames.
+var appositiveHeads = setOf("family suite toolkit library tool environment simulator platform collection criterion metric engine")
+
+// priorWords make a noun phrase a prior system's, not the paper's.
+var priorWords = setOf("base baseline pretrained pre-trained existing strong popular standard off-the-shelf prior previous")
+
+// expandedName returns the word at i when a parenthesised expansion
+// that it spells follows, and a verb after that ("TIPO
+// (Text-to-Image Prompt Optimization) introduces"), else "".
+func (w *work) expandedName(i int) string {
+	wd := w.words[i]
+	if !wd.named || wd.open || wd.comma || wd.stop || i+2 >= len(w.words) || !w.words[i+1].open || w.generic(wd) {
+		return ""
+	}
+	k := i + 1
+	for k < len(w.words) && k <= i+10 && !w.words[k].close && !w.words[k].stop {
+		k++
+	}
+	if k+1 >= len(w.words) || k == i+1 || !w.words[k].close || w.words[k].stop || !spells(wd.text, strings.ToLower(w.text.Clean[w.words[i+1].start:w.words[k].end])) {
+		return ""
+	}
+	if v := w.words[k+1]; v.class&(determiner|notModifier) != 0 || !strings.HasSuffix(v.lower, "s") {
+		return "" // the name's subject of a verb: "introduces", "achieves"
+	}
+	return wd.text
+}
+
+// lowerStart reports whether s starts with an English-looking word in
+// lower case before a hyphen: "human-AI", "multi-LLM", not "k-NLPmeans".
+func lowerStart(s string) bool {
+	head, _, ok := strings.Cut(s, "-")
+	if !ok || len(head) < 3 {
+		return false
+	}
+	for i := 0; i < len(head); i++ {
+		if head[i] < 'a' || head[i] > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// linkWords join a name to a phrase before it, so that a run after one
+// is the end of a longer name.
+var linkWords = setOf("of for in on at to from by with via and or")
+
+// defined reports whether word i is an acronym the text defined before
+// it, a problem's or a prior method's short form.
+func (w *work) defined(i int, defs map[string]*acronym) bool {
+	a := defs[singular(w.words[i].text)]
+	return a != nil && a.word < i
 }
 
 // notionAfter reports whether an appositive from word j (before end)

@@ -619,7 +619,7 @@ func (w *work) methodPhrase(words []string) bool {
 // Track Alignment (MATRIX)").
 func (w *work) namePart(p phrase, name string) bool {
 	text := w.text.Clean[p.start:p.end]
-	if name != "" && (strings.Contains(name, text) || strings.Contains(text, name)) {
+	if name != "" && (strings.Contains(name, text) || strings.Contains(text, name)) || w.titleNotion != "" && strings.Contains(w.titleNotion, text) {
 		return true
 	}
 	if f := strings.Fields(p.name); name != "" && procedureHeads[f[len(f)-1]] && spells(name, p.name) {

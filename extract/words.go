@@ -193,6 +193,8 @@ const (
 	negator                             // negators
 	techniqueVerb                       // a form of techniqueVerbs (see verbForms)
 	problemCue                          // statingVerbs, namingWords and "known": see cuedProblems
+	borrowWord                          // a key of borrowWords
+	fieldWord                           // fieldWords
 )
 
 var wordClasses = func() map[string]wordClass {
@@ -202,6 +204,7 @@ var wordClasses = func() map[string]wordClass {
 		determiner: determiners, datasetHead: datasetHeads, afterOnVerb: notAfterOn,
 		listLeadWord: listLead, commonCap: commonCapitalised, unit: units, notName: notNames,
 		taskHead: taskHeads, notModifier: notModifiers, participle: participles, negator: negators,
+		fieldWord: fieldWords,
 	} {
 		for w := range set {
 			m[w] |= c
@@ -225,6 +228,9 @@ var wordClasses = func() map[string]wordClass {
 	for w := range agentHeads {
 		m[w] |= agentNoun
 		m[w+"s"] |= agentNoun
+	}
+	for w := range borrowWords {
+		m[w] |= borrowWord
 	}
 	for form := range verbForms {
 		m[form] |= techniqueVerb
