@@ -42,7 +42,7 @@ func (w *work) modalityEvidence() {
 // incidentalSpans returns the ranges of text.Orig, [start, end), whose
 // modality cues are incidental: a list of fields after "applications in",
 // "domains such as" and the like in a sentence that does not speak of the
-// paper's own work, and what follows "inspired by", "adapted from" and
+// paper's own work (contribution), and what follows "inspired by", "adapted from" and
 // the like up to the clause's end or its first comma.
 func (w *work) incidentalSpans() [][2]int {
 	var spans [][2]int
@@ -53,7 +53,7 @@ func (w *work) incidentalSpans() [][2]int {
 		switch {
 		case wd.class&borrowWord != 0 && borrowWords[wd.lower] == w.words[i+1].lower && !wd.stop && !wd.comma:
 			from, borrowed = i+2, true
-		case wd.class&fieldWord != 0 && !wd.stop && listOpens(w.words[i+1:]) && !w.ownSentence(i):
+		case wd.class&fieldWord != 0 && !wd.stop && listOpens(w.words[i+1:]) && !w.contribution(wd.start):
 			from = i + 1
 		default:
 			continue
@@ -91,28 +91,6 @@ func listOpens(ws []word) bool {
 		return true
 	case "such":
 		return len(ws) > 1 && ws[1].lower == "as"
-	}
-	return false
-}
-
-// ownSentence reports whether the sentence around word i speaks of the
-// paper's own work: a "we" or "our" in it.
-func (w *work) ownSentence(i int) bool {
-	for j := i; j >= 0; j-- {
-		if own := w.words[j].lower; own == "we" || own == "our" {
-			return true
-		}
-		if j < i && w.words[j].stop {
-			break
-		}
-	}
-	for j := i + 1; j < len(w.words); j++ {
-		if own := w.words[j].lower; own == "we" || own == "our" {
-			return true
-		}
-		if w.words[j].stop {
-			break
-		}
 	}
 	return false
 }

@@ -92,10 +92,6 @@ const curFields = `uid pg.id pg.kind pg.name pg.aliases degree: count(~pg.link)
 	pg.broader { uid pg.id pg.kind pg.name } narrower: ~pg.broader { uid pg.id pg.kind pg.name pg.broader { uid pg.id } }
 	~pg.fixto { uid pg.fix }`
 
-func (n *curNode) entity() graph.Entity {
-	return graph.Entity{Kind: graph.Kind(n.Kind), Name: n.Name, Aliases: n.Aliases}
-}
-
 // resolve returns the entity ref (an entity id or KIND:NAME, NAME a name,
 // alias or the id's slug), as the Badger store resolves it: by name or
 // alias as Lookup, else by id.
