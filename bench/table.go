@@ -35,7 +35,9 @@ func (r *Result) WriteTable(w io.Writer) error {
 	tw.Flush()
 	fmt.Fprintf(w, "path found for %.0f%% of the random pairs within 4 hops\n", 100*r.PathFound)
 	fmt.Fprintf(w, "papersSharing: %d of the first %d answers differ from brute force\n", r.SharingMismatches, r.SharingChecked)
-	fmt.Fprintf(w, "export of the whole graph as %s: %.0f edges/s (%.2f s, %s)\n", r.ExportFormat, r.ExportEdgesS, r.ExportSeconds, mb(r.ExportBytes))
+	if r.ExportFormat != "" { // --no-export
+		fmt.Fprintf(w, "export of the whole graph as %s: %.0f edges/s (%.2f s, %s)\n", r.ExportFormat, r.ExportEdgesS, r.ExportSeconds, mb(r.ExportBytes))
+	}
 	if h := r.HTTP; h != nil {
 		fmt.Fprintf(w, "\nhttp %s: %d clients for %.1f s: %d requests, %.0f req/s, p50 %.2f ms, p99 %.2f ms, server CPU %.3f ms per request, %d errors (response cache %d)\n",
 			h.Query, h.Concurrency, h.Seconds, h.Requests, h.RPS, h.P50ms, h.P99ms, h.ServerCPUms, h.Errors, h.ResponseCache)
