@@ -54,8 +54,9 @@ var titleOpeners = setOf("towards toward beyond rethinking revisiting on when wh
 
 // titleName returns the name a title gives before its colon, "HUMOF:
 // Human Motion Forecasting ..." or "Generative Blocks World: Moving
-// Things ...", or "". One word must look coined (nameLike) or be a
-// capitalised word the abstract uses again; a phrase of two to four words
+// Things ...", or "". One word is a name unless the abstract writes it
+// only as a common noun; a long form with its short form gives the short
+// form; a phrase of two to four words
 // must recur in the abstract, as a name does and a slogan ("Sample Smart,
 // Not Hard: ...") seldom does.
 func (w *work) titleName() string {
@@ -66,7 +67,11 @@ func (w *work) titleName() string {
 	for i := 0; i < w.bodyWord && i < 5; i++ {
 		wd := w.words[i]
 		if wd.stop {
-			if wd.end < len(w.text.Clean) && w.text.Clean[wd.end] == ':' {
+			end := wd.end
+			if wd.close {
+				end++ // "Train on Validation (ToV): ..."
+			}
+			if end < len(w.text.Clean) && w.text.Clean[end] == ':' {
 				colon = i
 			}
 			break
@@ -85,17 +90,29 @@ func (w *work) titleName() string {
 	if titleOpeners[w.words[first].lower] {
 		return ""
 	}
-	name := w.text.Clean[w.words[first].start:w.words[colon].end]
 	abstract := w.text.Clean[w.body:]
+	if short := w.words[colon]; colon > first && short.open && short.close && shortForm(short.text) && w.longForm(colon) == first {
+		// "Train on Validation (ToV): ...": the short form is the name.
+		return short.text
+	}
+	name := w.text.Clean[w.words[first].start:w.words[colon].end]
 	if first == colon {
 		wd := w.words[first]
 		switch {
-		case w.generic(wd) || isDimensions(wd.text) || wd.class&(commonCap|notName|unit) != 0:
+		case isDimensions(wd.text) || wd.class&(commonCap|notName|unit) != 0:
 			return ""
-		case wd.named, capitalised(wd.text) && strings.Contains(abstract, wd.text):
+		case wd.named || strings.Contains(abstract, wd.text):
+			// "Falcon: ...", "floq: ...", "sleep2vec: ..." as the abstract
+			// writes them, even where a vocabulary knows the word.
 			return wd.text
+		case w.generic(wd) || w.usesWord(wd.lower):
+			// "Memorization: ...": a common noun the abstract writes in
+			// lower case.
+			return ""
 		}
-		return ""
+		// "Lyra: Generative 3D Scene Reconstruction ...": a one-word
+		// prefix is a name even where the abstract does not repeat it.
+		return wd.text
 	}
 	at := strings.Index(strings.ToLower(abstract), strings.ToLower(name))
 	if at < 0 {
@@ -109,6 +126,16 @@ func (w *work) titleName() string {
 		}
 	}
 	return name
+}
+
+// usesWord reports whether the abstract has the word lower, in any case.
+func (w *work) usesWord(lower string) bool {
+	for _, wd := range w.words[w.bodyWord:] {
+		if wd.lower == lower {
+			return true
+		}
+	}
+	return false
 }
 
 // titlePurpose returns the noun phrase after a title's "for", which
