@@ -53,7 +53,12 @@ func (w *work) name(defs map[string]*acronym) string {
 	}
 	best, bestAt := "", -1
 	consider := func(s string, at int) {
-		if isDimensions(s) || notNames[strings.ToLower(s)] || strings.EqualFold(s, "ours") || compoundAdjective(s) {
+		// "RAPPO(Reliable ...)" names RAPPO; "two faster rates, O(σ
+		// ln(1/δ))" names nothing.
+		if i := strings.IndexByte(s, '('); i >= 0 {
+			s = s[:i]
+		}
+		if len(s) < 2 || isDimensions(s) || notNames[strings.ToLower(s)] || strings.EqualFold(s, "ours") || compoundAdjective(s) {
 			return
 		}
 		if s != "" && (bestAt < 0 || at < bestAt) {
@@ -149,9 +154,10 @@ func (w *work) introducedBy(i int) bool {
 			return false
 		}
 	}
-	// "we draw inspiration from MPC ... to propose X": the subject is
-	// further back in the sentence.
-	if i > 0 && w.words[i-1].lower == "to" {
+	// "we draw inspiration from MPC ... to propose X", "we study how
+	// to explore ... and introduce X": the subject is further back in
+	// the sentence.
+	if i > 0 && (w.words[i-1].lower == "to" || w.words[i-1].lower == "and") {
 		for j := i - 2; j >= 0 && !w.words[j].stop; j-- {
 			if w.words[j].lower == "we" {
 				return true
@@ -235,8 +241,14 @@ func (w *work) objectName(start int, defs map[string]*acronym) string {
 	// starts with a lower-case word names only when it stands alone: "a
 	// human-AI synergistic pipeline" is no name.
 	if c := w.words[obj]; (c.named || capitalised(c.text) && c.class&commonCap == 0 && w.standsAlone(obj)) && !w.generic(c) && !c.open && (!lowerStart(c.text) || w.standsAlone(obj)) {
+		// "LINO UniPS", and "build Real-Time Reasoning Gym to ...": a
+		// capitalised word (not an acronym: "IRIS Benchmark" is IRIS)
+		// goes on to the capitalised words after it.
 		name := c.text
-		for k := obj + 1; k < end && !w.words[k-1].comma && !w.words[k-1].stop && w.words[k].named && !w.words[k].open; k++ {
+		for k := obj + 1; k < end && !w.words[k-1].comma && !w.words[k-1].stop && !w.words[k].open; k++ {
+			if nk := w.words[k]; !nk.named && (!capitalised(c.text) || !capitalised(nk.text) || nk.class&commonCap != 0) {
+				break
+			}
 			name = w.text.Clean[c.start:w.words[k].end]
 		}
 		return name
