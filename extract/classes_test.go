@@ -397,6 +397,8 @@ func TestClassNames(t *testing.T) {
 			text: "We frame planning as a game and build Long-Horizon Planning Arena to measure it.", wantName: "Long-Horizon Planning Arena"},
 		{name: "an acronym glued to its long form",
 			text: "We propose PALM(Preference Alignment with Listwise Margins), an objective for ranking.", wantName: "PALM"},
+		{name: "a benchmark evaluated on is no name",
+			text: "We train rerankers with SFT and present new state-of-the-art rerankers on the MTR benchmark.", wantName: "-"},
 		{name: "math is no name",
 			text: "We refine the analysis of clipped SGD and offer two faster rates, $\\mathcal{O}(\\sigma T^{-1})$ and more.", wantName: "-"},
 		{name: "subject position with its expansion",

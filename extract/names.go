@@ -301,6 +301,20 @@ func (w *work) objectName(start int, defs map[string]*acronym) string {
 // Tracing framework"), or after it, as a coined word ("an agent
 // framework SciNav (Scientific Navigator)"). A lone capitalised word
 // before the head is an adjective ("a Bayesian framework").
+// onThe reports whether the words before word first, within the
+// object from obj, are "on the" or "across the": "we present new
+// rerankers on the MRB benchmark" evaluates on MRB, and does not make it.
+func (w *work) onThe(obj, first int) bool {
+	if first-2 < obj || w.words[first-1].lower != "the" {
+		return false
+	}
+	switch w.words[first-2].lower {
+	case "on", "across", "over":
+		return true
+	}
+	return false
+}
+
 func (w *work) headName(obj, end int, defs map[string]*acronym) string {
 	for j := obj; j < end; j++ {
 		wd := w.words[j]
@@ -328,7 +342,7 @@ func (w *work) headName(obj, end int, defs map[string]*acronym) string {
 		// (IMVC)" names the problem's methods; "Identification of
 		// Critical Neurons method" cuts a name short.
 		if first := k + 1; first < j && !w.generic(w.words[first]) && !w.defined(first, defs) && !isDimensions(w.words[first].text) &&
-			(k < obj || !linkWords[w.words[k].lower]) {
+			(k < obj || !linkWords[w.words[k].lower]) && !w.onThe(obj, first) {
 			if j-first >= 2 || w.words[first].named {
 				return w.text.Clean[w.words[first].start:w.words[j-1].end]
 			}
