@@ -409,6 +409,12 @@ func TestClassNames(t *testing.T) {
 // Class 5: mentions that are not links.
 func TestClassNegation(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "the paper's method spelled as a known dataset", kind: graph.Dataset,
+			text:    "Quantizers are slow. We propose BBQ, the first compute-efficient quantization method. BBQ halves latency.",
+			wantNot: []string{"BBQ"}, wantName: "BBQ"},
+		{name: "the paper's benchmark spelled as a known dataset", kind: graph.Dataset,
+			text: "Fairness is hard to measure. We introduce BBQ, a benchmark of biased questions for QA models.",
+			want: []string{"BBQ"}, wantName: "BBQ"},
 		{name: "removed", kind: graph.Technique,
 			text:    "We introduce an architecture that removes tokenizers entirely and obviates the KV cache.",
 			wantNot: []string{"tokenization", "KV cache"}},

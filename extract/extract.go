@@ -711,6 +711,37 @@ func (w *work) dropOwnName(name string) {
 			w.unlink(f)
 		}
 	}
+	// "We propose BBQ, the first ITO quantization method": a dataset a
+	// vocabulary spells like the name is not linked when the paper calls
+	// its own BBQ a method; its own benchmark stays a dataset.
+	if f, ok := w.found[graph.EntityID(graph.Dataset, name)]; ok && f.entry >= 0 && w.calledMethod(name) {
+		w.unlink(f)
+	}
+}
+
+// calledMethod reports whether the words after the first mention of name
+// in the abstract, within its clause, call it a method ("BBQ, the first
+// quantization method") before any dataset head.
+func (w *work) calledMethod(name string) bool {
+	// "ST-WebAgentBench, a configurable framework": a bench by its name.
+	if lower := strings.ToLower(name); strings.HasSuffix(lower, "bench") || strings.HasSuffix(lower, "gym") {
+		return false
+	}
+	for i := w.bodyWord; i < len(w.words); i++ {
+		if w.words[i].text != name {
+			continue
+		}
+		for k := i + 1; k < len(w.words) && k <= i+8 && !w.words[k-1].stop; k++ {
+			switch wd := w.words[k]; {
+			case wd.class&datasetHead != 0:
+				return false
+			case ownKindHeads[wd.lower]:
+				return true
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // unlink removes a found entity.
