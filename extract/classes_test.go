@@ -747,3 +747,31 @@ func TestClassTheoriesAsTools(t *testing.T) {
 			wantNot: []string{"rate-distortion theory"}},
 	})
 }
+
+// Class: the fields an abstract says its problem matters for are its
+// backdrop, not its task.
+func TestClassBackdrop(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "applications such as", kind: graph.Task,
+			text:    "Calibrated confidence is needed in safety-critical applications such as medical diagnosis and autonomous driving. We study the calibration of classifiers trained with label smoothing.",
+			wantNot: []string{"autonomous driving"}},
+		{name: "critical for", kind: graph.Task,
+			text: "Tactile sensing is crucial for embodied intelligence. We introduce a codec for tactile signals and evaluate it on robotic grasping.",
+			want: []string{"robotic grasping"}, wantNot: []string{"embodied AI"}},
+		{name: "plays a role in", kind: graph.Task,
+			text: "Open-vocabulary object detection plays a critical role in autonomous driving. We propose a decoupled detector.",
+			want: []string{"open-vocabulary object detection"}, wantNot: []string{"autonomous driving"}},
+		{name: "domains ranging from", kind: graph.Task,
+			text: "Graph generation matters in fields ranging from drug discovery to circuit design. We propose a flow matching model for graph generation.",
+			want: []string{"graph generation"}, wantNot: []string{"drug discovery"}},
+		{name: "named again outside it", kind: graph.Task,
+			text: "Perception plays a key role in autonomous driving. We propose a planner for autonomous driving and test it in closed loop.",
+			want: []string{"autonomous driving"}},
+		{name: "a gerund says what the subject does", kind: graph.Task,
+			text: "Reward models are crucial for aligning large language models with human values. We propose an ordinal reward model.",
+			want: []string{"LLM alignment"}},
+		{name: "the backdrop is the last resort", kind: graph.Task,
+			text: "Strong convexity plays a key role in convex optimization. We define strongly convex sets on manifolds.",
+			want: []string{"convex optimization"}},
+	})
+}

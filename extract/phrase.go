@@ -436,6 +436,9 @@ func (w *work) taskPhrases(ctx context.Context, name string) {
 			w.coveredByEntity(p.start, p.end, p.agent) || w.namePart(p, name) || !p.cued && w.titleMethodSide(p) {
 			continue
 		}
+		if !p.cued && w.inBackdrop(w.wordAfter(p.start)) {
+			continue
+		}
 		if !focus[i] {
 			if w.spare.phrase.name == "" && w.contribution(p.start) {
 				w.spare.phrase = p
