@@ -2,6 +2,7 @@ package extract
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/papergraph/papergraph/graph"
 )
@@ -86,18 +87,34 @@ func hasIng(s string) bool {
 }
 
 // backdrops unlinks the vocabulary tasks that the abstract names only in
-// its backdrop (see inBackdrop), keeping the first for ensureTask.
+// its backdrop (see inBackdrop), keeping the first for ensureTask, and
+// those it names only as a goal (see goalWord) when it has another task:
+// a paper with no other is most often one on the field.
 func (w *work) backdrops() {
+	var goals []*found
 	for _, f := range slices.Clone(w.order) {
 		if f.kind != graph.Task || f.entry < 0 {
 			continue
 		}
-		if slices.ContainsFunc(f.mentions, func(m graph.Mention) bool { return !w.inBackdrop(w.wordAtOrig(m.Start)) }) {
-			continue
+		backdrop, goal := true, true
+		for _, m := range f.mentions {
+			i := w.wordAtOrig(m.Start)
+			backdrop = backdrop && w.inBackdrop(i)
+			goal = goal && (w.inBackdrop(i) || w.goalWord(i, m))
 		}
-		w.unlink(f)
-		if w.spare.backdrop == nil {
-			w.spare.backdrop = f
+		switch {
+		case backdrop:
+			w.unlink(f)
+			if w.spare.backdrop == nil {
+				w.spare.backdrop = f
+			}
+		case goal:
+			goals = append(goals, f)
+		}
+	}
+	if slices.ContainsFunc(w.order, func(f *found) bool { return f.kind == graph.Task && !slices.Contains(goals, f) }) {
+		for _, f := range goals {
+			w.unlink(f)
 		}
 	}
 }
@@ -107,4 +124,23 @@ func (w *work) backdrops() {
 func (w *work) wordAtOrig(a int) int {
 	i, _ := slices.BinarySearchFunc(w.words, a, func(wd word, a int) int { s, _ := w.text.Span(wd.start, wd.start); return s - a })
 	return i
+}
+
+// goalWords are the one-word names of fields that abstracts far more
+// often write as a property their method has or lacks: "offering both
+// interpretability and efficiency", "sacrificing interpretability".
+var goalWords = setOf("interpretability explainability")
+
+// fieldNouns are the nouns after a goal word that make it the field:
+// "interpretability methods", "the interpretability community".
+var fieldNouns = setOf("method methods research tool tools technique techniques community agent agents metric metrics study studies analysis analyses benchmark benchmarks evaluation experiment experiments demonstration")
+
+// goalWord reports whether the mention m, at word i, is a goal word
+// outside the title and the opening sentence, where the paper says what
+// it is about, and not the field's name for itself.
+func (w *work) goalWord(i int, m graph.Mention) bool {
+	if i >= len(w.words) || !goalWords[w.words[i].lower] || w.about(m.Start) {
+		return false
+	}
+	return i+1 >= len(w.words) || w.words[i].stop || w.words[i].comma || !fieldNouns[strings.TrimSuffix(w.words[i+1].lower, "'s")]
 }

@@ -775,3 +775,22 @@ func TestClassBackdrop(t *testing.T) {
 			want: []string{"convex optimization"}},
 	})
 }
+
+// Class: a field's one-word name written as a property the method has
+// or lacks is a goal, not the paper's task.
+func TestClassGoalWords(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "a property of the method", kind: graph.Task,
+			text: "Speech emotion recognition from text is hard. We propose a prosody prompt for speech emotion recognition that offers both accuracy and interpretability.",
+			want: []string{"speech emotion recognition"}, wantNot: []string{"model interpretability"}},
+		{name: "in the opening sentence", kind: graph.Task,
+			text: "Interpretability remains a central aim for deep networks. We trace circuits in attention heads and evaluate on image classification.",
+			want: []string{"model interpretability"}},
+		{name: "the field's own noun", kind: graph.Task,
+			text: "Sparse autoencoders are trained on activations. We show that interpretability metrics do not separate trained from random models in image classification.",
+			want: []string{"model interpretability"}},
+		{name: "the paper's only task", kind: graph.Task,
+			text: "Vision transformers compute in blocks. Our analysis offers a new lens for interpretability.",
+			want: []string{"model interpretability"}},
+	})
+}
