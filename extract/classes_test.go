@@ -794,3 +794,23 @@ func TestClassGoalWords(t *testing.T) {
 			want: []string{"model interpretability"}},
 	})
 }
+
+// Class: the heads the task grammar did not know, which every field
+// writes its problems with: "model selection", "audio comprehension",
+// "vision token reduction".
+func TestClassTaskHeads(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "selection", kind: graph.Task,
+			title: "Automated Pretrained Model Selection for Vision Language Models", text: "Model selection picks the best encoder for a task.",
+			want: []string{"model selection"}},
+		{name: "comprehension", kind: graph.Task,
+			title: "Towards Advanced Audio Comprehension via Interleaved Reasoning", text: "We train audio language models to reason.",
+			want: []string{"audio comprehension"}},
+		{name: "reduction", kind: graph.Task,
+			title: "Vision Token Reduction in MLLMs via Late Injection", text: "We drop redundant visual tokens.",
+			want: []string{"vision token reduction"}},
+		{name: "a verb is no modifier", kind: graph.Task,
+			text:    "We introduce classifiers that deliver production-grade jailbreak robustness at low cost.",
+			wantNot: []string{"deliver production-grade jailbreak robustness"}},
+	})
+}
