@@ -773,3 +773,70 @@ func TestClassTheoriesAsTools(t *testing.T) {
 			wantNot: []string{"rate-distortion theory"}},
 	})
 }
+
+// Class: the fields an abstract says its problem matters for are its
+// backdrop, not its task.
+func TestClassBackdrop(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "applications such as", kind: graph.Task,
+			text:    "Calibrated confidence is needed in safety-critical applications such as medical diagnosis and autonomous driving. We study the calibration of classifiers trained with label smoothing.",
+			wantNot: []string{"autonomous driving"}},
+		{name: "critical for", kind: graph.Task,
+			text: "Tactile sensing is crucial for embodied intelligence. We introduce a codec for tactile signals and evaluate it on robotic grasping.",
+			want: []string{"robotic grasping"}, wantNot: []string{"embodied AI"}},
+		{name: "plays a role in", kind: graph.Task,
+			text: "Open-vocabulary object detection plays a critical role in autonomous driving. We propose a decoupled detector.",
+			want: []string{"open-vocabulary object detection"}, wantNot: []string{"autonomous driving"}},
+		{name: "domains ranging from", kind: graph.Task,
+			text: "Graph generation matters in fields ranging from drug discovery to circuit design. We propose a flow matching model for graph generation.",
+			want: []string{"graph generation"}, wantNot: []string{"drug discovery"}},
+		{name: "named again outside it", kind: graph.Task,
+			text: "Perception plays a key role in autonomous driving. We propose a planner for autonomous driving and test it in closed loop.",
+			want: []string{"autonomous driving"}},
+		{name: "a gerund says what the subject does", kind: graph.Task,
+			text: "Reward models are crucial for aligning large language models with human values. We propose an ordinal reward model.",
+			want: []string{"LLM alignment"}},
+		{name: "the backdrop is the last resort", kind: graph.Task,
+			text: "Strong convexity plays a key role in convex optimization. We define strongly convex sets on manifolds.",
+			want: []string{"convex optimization"}},
+	})
+}
+
+// Class: a field's one-word name written as a property the method has
+// or lacks is a goal, not the paper's task.
+func TestClassGoalWords(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "a property of the method", kind: graph.Task,
+			text: "Speech emotion recognition from text is hard. We propose a prosody prompt for speech emotion recognition that offers both accuracy and interpretability.",
+			want: []string{"speech emotion recognition"}, wantNot: []string{"model interpretability"}},
+		{name: "in the opening sentence", kind: graph.Task,
+			text: "Interpretability remains a central aim for deep networks. We trace circuits in attention heads and evaluate on image classification.",
+			want: []string{"model interpretability"}},
+		{name: "the field's own noun", kind: graph.Task,
+			text: "Sparse autoencoders are trained on activations. We show that interpretability metrics do not separate trained from random models in image classification.",
+			want: []string{"model interpretability"}},
+		{name: "the paper's only task", kind: graph.Task,
+			text: "Vision transformers compute in blocks. Our analysis offers a new lens for interpretability.",
+			want: []string{"model interpretability"}},
+	})
+}
+
+// Class: the heads the task grammar did not know, which every field
+// writes its problems with: "model selection", "audio comprehension",
+// "vision token reduction".
+func TestClassTaskHeads(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "selection", kind: graph.Task,
+			title: "Automated Pretrained Model Selection for Vision Language Models", text: "Model selection picks the best encoder for a task.",
+			want: []string{"model selection"}},
+		{name: "comprehension", kind: graph.Task,
+			title: "Towards Advanced Audio Comprehension via Interleaved Reasoning", text: "We train audio language models to reason.",
+			want: []string{"audio comprehension"}},
+		{name: "reduction", kind: graph.Task,
+			title: "Vision Token Reduction in MLLMs via Late Injection", text: "We drop redundant visual tokens.",
+			want: []string{"vision token reduction"}},
+		{name: "a verb is no modifier", kind: graph.Task,
+			text:    "We introduce classifiers that deliver production-grade jailbreak robustness at low cost.",
+			wantNot: []string{"deliver production-grade jailbreak robustness"}},
+	})
+}

@@ -172,10 +172,12 @@ type work struct {
 	// SVNR): the paper's own, so no task, though not its name.
 	titleNotion string
 	// spare holds what ensureTask links when nothing else is a task: the
-	// first role and the first task phrase that were not in focus.
+	// first role and the first task phrase that were not in focus, and
+	// the first vocabulary task named only in the backdrop.
 	spare struct {
-		role   *found
-		phrase phrase
+		role     *found
+		phrase   phrase
+		backdrop *found
 	}
 }
 
@@ -247,6 +249,7 @@ func (x *Extractor) Extract(ctx context.Context, d Document) (graph.Paper, error
 		w.dropOwnName(name)
 	}
 	w.roles(ctx)
+	w.backdrops()
 	if x.off&stageTaskPhrases == 0 {
 		w.taskPhrases(ctx, name)
 	}
@@ -804,7 +807,8 @@ func (w *work) ownKind(name string, m graph.Mention) bool {
 // third of the papers have no task answers few questions about them: the
 // role the paper names first, else the first task phrase of the
 // abstract, each of which failed only the test of being what the paper
-// is about.
+// is about, else the technique its title is about, else the first task
+// of its backdrop.
 func (w *work) ensureTask() {
 	if slices.ContainsFunc(w.order, func(f *found) bool { return f.kind == graph.Task }) {
 		return
@@ -818,6 +822,12 @@ func (w *work) ensureTask() {
 		w.linkPhrase(w.spare.phrase)
 	default:
 		w.titleTechniqueTask()
+		if f := w.spare.backdrop; f != nil && !slices.ContainsFunc(w.order, func(f *found) bool { return f.kind == graph.Task }) {
+			// Last of all, as what the problem matters for says at
+			// least which field the paper is in.
+			w.found[f.id] = f
+			w.order = append(w.order, f)
+		}
 	}
 }
 

@@ -41,7 +41,7 @@ var taskHeads = setOf(`generation detection segmentation estimation forecasting 
 	aggregation recovery hallucination interpretability computation measurement robustness fairness
 	safety security privacy transferability provenance management upsampling filtering
 	perception compositing customization personalization personalisation debiasing
-	auditing calibration`)
+	auditing calibration selection comprehension reduction`)
 
 // agentHeads map the agent noun of a task to its head: "a unified image
 // tokenizer" does image tokenization, "an X detector" X detection.
@@ -102,7 +102,7 @@ var notModifiers = setOf(`a an the of for in on at to from by with via and or bu
 	high-fidelity real-time open-source state-of-the-art end-to-end training-free zero-shot few-shot
 	one two three four five several various diverse multiple single due per
 	adaptive dynamic direct rapid heavy intermediate higher lower larger smaller greater deeper wider longer shorter
-	remarkable impressive rigorous realistic superior excellent competitive promising substantial notable
+	remarkable impressive rigorous realistic superior excellent exceptional outstanding competitive promising substantial notable
 	human-level arbitrary relevant downstream different distinct separate certain given
 	specific particular respective corresponding related additional
 	theoretical empirical fundamental key critical important significant complex challenging
@@ -121,7 +121,7 @@ var notModifiers = setOf(`a an the of for in on at to from by with via and or bu
 	although though whereas because since unless whether once if after before during
 	major minor main primary central crucial essential vital
 	seek seeks integrate integrates stabilize stabilizes unify unifies like unlike
-	suboptimal sub-optimal poor`)
+	suboptimal sub-optimal poor exhibit exhibits deliver delivers`)
 
 // genericTasks are phrases the grammar finds that name no research
 // problem: GUIDELINES.md's generic goals and whole disciplines.
@@ -434,6 +434,9 @@ func (w *work) taskPhrases(ctx context.Context, name string) {
 		}
 		if genericTasks[strings.ReplaceAll(p.name, " ", "-")] ||
 			w.coveredByEntity(p.start, p.end, p.agent) || w.namePart(p, name) || !p.cued && w.titleMethodSide(p) {
+			continue
+		}
+		if !p.cued && w.inBackdrop(w.wordAfter(p.start)) {
 			continue
 		}
 		if !focus[i] {
