@@ -88,8 +88,9 @@ func hasIng(s string) bool {
 
 // backdrops unlinks the vocabulary tasks that the abstract names only in
 // its backdrop (see inBackdrop), keeping the first for ensureTask, and
-// those it names only as a goal (see goalWord) when it has another task:
-// a paper with no other is most often one on the field.
+// those it names only as a goal (see goalWord) or as the modifier of a
+// part of the method (see partModifier) when it has another task: a
+// paper with no other is most often one on the field.
 func (w *work) backdrops() {
 	var goals []*found
 	for _, f := range slices.Clone(w.order) {
@@ -100,7 +101,7 @@ func (w *work) backdrops() {
 		for _, m := range f.mentions {
 			i := w.wordAtOrig(m.Start)
 			backdrop = backdrop && w.inBackdrop(i)
-			goal = goal && (w.inBackdrop(i) || w.goalWord(i, m))
+			goal = goal && (w.inBackdrop(i) || w.goalWord(i, m) || w.partModifier(m))
 		}
 		switch {
 		case backdrop:
@@ -117,6 +118,23 @@ func (w *work) backdrops() {
 			w.unlink(f)
 		}
 	}
+}
+
+// partNouns are the parts of a method or of its data that a task's name
+// can modify without being the paper's problem: "QA pairs", "the planning
+// horizon", "a distillation loss", "reasoning traces".
+var partNouns = setOf("pair pairs horizon horizons loss losses step steps stage stages module modules trace traces head heads")
+
+// partModifier reports whether the mention m modifies a part noun: the
+// word right after it, in the same phrase, is one of partNouns.
+func (w *work) partModifier(m graph.Mention) bool {
+	i := w.wordAtOrig(m.End)
+	if i <= 0 || i >= len(w.words) || !partNouns[w.words[i].lower] {
+		return false
+	}
+	last := w.words[i-1]
+	a, _ := w.text.Span(last.end, last.end)
+	return a == m.End && !last.comma && !last.stop && !last.close
 }
 
 // wordAtOrig returns the index of the first word that starts at or after

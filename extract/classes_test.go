@@ -778,6 +778,15 @@ func TestClassTheoriesAsTools(t *testing.T) {
 // backdrop, not its task.
 func TestClassBackdrop(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "a task that modifies a part of the data", kind: graph.Task,
+			text: "We study instruction tuning of vision-language models. We release a corpus of 2 million QA pairs filtered for quality.",
+			want: []string{"instruction tuning"}, wantNot: []string{"question answering"}},
+		{name: "a task that modifies a part of the method", kind: graph.Task,
+			text:    "We study exploration in offline reinforcement learning. Our critic adapts the planning horizon to the data.",
+			wantNot: []string{"planning"}},
+		{name: "a part modifier is kept where it is the only task", kind: graph.Task,
+			text: "Models trained with our router reach a lower language modeling loss.",
+			want: []string{"language modeling"}},
 		{name: "applications such as", kind: graph.Task,
 			text:    "Calibrated confidence is needed in safety-critical applications such as medical diagnosis and autonomous driving. We study the calibration of classifiers trained with label smoothing.",
 			wantNot: []string{"autonomous driving"}},
