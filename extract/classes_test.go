@@ -409,6 +409,12 @@ func TestClassNames(t *testing.T) {
 // Class 5: mentions that are not links.
 func TestClassNegation(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "without the need for", kind: graph.Technique,
+			text:    "Our sampler adapts across tasks without the need for extensive hyperparameter tuning.",
+			wantNot: []string{"hyperparameter optimization"}},
+		{name: "avoids the need for", kind: graph.Technique,
+			text:    "Our detector avoids the need for explicit surrogate models on unseen data.",
+			wantNot: []string{"surrogate model"}},
 		{name: "the paper's method spelled as a known dataset", kind: graph.Dataset,
 			text:    "Quantizers are slow. We propose BBQ, the first compute-efficient quantization method. BBQ halves latency.",
 			wantNot: []string{"BBQ"}, wantName: "BBQ"},

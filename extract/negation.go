@@ -31,14 +31,21 @@ func (w *work) negated(start, end int) bool {
 		return false
 	}
 	// Up to four words back, in the clause: "without any explicit X",
-	// "does not require X", "eliminating the need for X".
+	// "does not require X", "eliminating the need for X"; six across a
+	// "need".
 	// The clause is in the title or in the abstract, never both.
 	from := 0
 	if i >= w.bodyWord {
 		from = w.bodyWord
 	}
-	for j := i - 1; j >= from && j >= i-4; j-- {
+	limit := 4
+	for j := i - 1; j >= from && j >= i-limit; j-- {
 		p := w.words[j]
+		// "without the need for extensive X", "reducing the need for
+		// costly manual X": the need is what is denied.
+		if p.lower == "need" && limit == 4 {
+			limit = 6
+		}
 		// What a mention comes from is not what is removed: "removing
 		// concepts from pretrained models" keeps the models.
 		if p.stop || p.comma || p.lower == "from" {
