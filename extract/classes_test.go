@@ -753,3 +753,35 @@ func TestClassTheoriesAsTools(t *testing.T) {
 			wantNot: []string{"rate-distortion theory"}},
 	})
 }
+
+// Field-standard techniques of areas the vocabulary covered thinly:
+// optimisers, statistics, mixture and flow models, efficient inference,
+// sequence architectures, robot learning and interpretability.
+func TestClassBreadth(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "optimisers", kind: graph.Technique,
+			text: "We train with Lion, SOAP and momentum SGD instead of Adam.",
+			want: []string{"Lion", "SOAP", "SGD with momentum"}},
+		{name: "statistics", kind: graph.Technique,
+			text: "The selection rule gives false discovery rate control, and the bound uses PAC-learning and mutual information (MI) estimation.",
+			want: []string{"false discovery rate control", "PAC learning", "mutual information estimation"}},
+		{name: "mixture and flow models", kind: graph.Technique,
+			text: "We fit mixtures of Gaussians and train a discrete flow matching model.",
+			want: []string{"mixture model", "discrete flow matching"}},
+		{name: "efficient inference", kind: graph.Technique,
+			text: "Our LLM server combines KV cache compression, token eviction and extremely low-bit quantization.",
+			want: []string{"KV cache compression", "KV cache eviction", "low-bit quantization"}},
+		{name: "sequence architectures", kind: graph.Technique,
+			text: "We compare linear transformers with linear RNNs and causal attention.",
+			want: []string{"linear transformer", "linear recurrent neural network", "causal attention"}},
+		{name: "robot learning", kind: graph.Technique,
+			text: "A flow policy with action chunking learns from demonstrations.",
+			want: []string{"flow matching policy", "action chunking"}},
+		{name: "interpretability", kind: graph.Technique,
+			text: "Feature attribution methods test the linear representation hypothesis.",
+			want: []string{"feature attribution", "linear representation hypothesis"}},
+		{name: "an opinion dynamics model is no learned one", kind: graph.Technique,
+			text:    "We minimise polarization in the opinion dynamics model.",
+			wantNot: []string{"learned dynamics model"}},
+	})
+}
