@@ -19,11 +19,16 @@ var negatedPairs = setOf("instead-of rather-than free-of")
 
 // negated reports whether cleaned bytes [start, end) are a mention the
 // text denies: after a negator in the same clause ("does not require
-// retraining", "without a tokenizer"), or with "-free" after it
-// ("MCMC-free", "verifier-free").
+// retraining", "without a tokenizer"), with "-free" after it
+// ("MCMC-free", "verifier-free"), or with "non-" before it: a
+// "non-linear transformer" is not a linear transformer, "non-causal
+// masking" not causal masking.
 func (w *work) negated(start, end int) bool {
 	c := w.text.Clean
 	if strings.HasPrefix(c[end:], "-free") {
+		return true
+	}
+	if start >= 4 && strings.EqualFold(c[start-4:start], "non-") && (start == 4 || !isLetter(c[start-5])) {
 		return true
 	}
 	i, _ := slices.BinarySearchFunc(w.words, start, func(wd word, at int) int { return wd.end - at })
