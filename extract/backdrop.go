@@ -18,10 +18,6 @@ import (
 // "applications such as X", "domains ranging from X to Y".
 var backdropNouns = setOf("application applications domain domains area areas field fields")
 
-// backdropExamples are the words after a backdrop noun that bring in
-// its examples.
-var backdropExamples = setOf("such including like in ranging")
-
 // backdropNeeds are the adjectives before "for" that say what a thing is
 // needed for: "crucial for embodied intelligence".
 var backdropNeeds = setOf("crucial critical essential vital important indispensable pivotal fundamental key")
@@ -135,13 +131,6 @@ func (w *work) partModifier(m graph.Mention) bool {
 	last := w.words[i-1]
 	a, _ := w.text.Span(last.end, last.end)
 	return a == m.End && !last.comma && !last.stop && !last.close
-}
-
-// wordAtOrig returns the index of the first word that starts at or after
-// byte a of text.Orig.
-func (w *work) wordAtOrig(a int) int {
-	i, _ := slices.BinarySearchFunc(w.words, a, func(wd word, a int) int { s, _ := w.text.Span(wd.start, wd.start); return s - a })
-	return i
 }
 
 // goalWords are the one-word names of fields that abstracts far more

@@ -753,6 +753,12 @@ func (w *work) unlink(f *found) {
 	w.order = slices.DeleteFunc(w.order, func(o *found) bool { return o == f })
 }
 
+// relink adds back an entity that unlink removed.
+func (w *work) relink(f *found) {
+	w.found[f.id] = f
+	w.order = append(w.order, f)
+}
+
 // roles unlinks the tasks that are roles of techniques the paper only
 // uses: "Parameter-Efficient Fine-Tuning (PEFT) methods have become
 // crucial ..." makes PEFT the paper's task; "we fine-tune with LoRA" in
@@ -789,9 +795,7 @@ func (w *work) ownKind(name string, m graph.Mention) bool {
 	if m.Start < w.base || strings.HasSuffix(name, "learning") || strings.HasSuffix(name, "training") {
 		return false
 	}
-	// Mentions are in text.Orig, words in the cleaned text, and both
-	// orders agree.
-	i, _ := slices.BinarySearchFunc(w.words, m.End, func(wd word, end int) int { a, _ := w.text.Span(wd.start, wd.start); return a - end })
+	i := w.wordAtOrig(m.End)
 	if i == 0 || i >= len(w.words) || !ownKindHeads[singularWord(w.words[i].lower)] || w.words[i-1].stop || w.words[i-1].comma {
 		return false
 	}
@@ -815,9 +819,7 @@ func (w *work) ensureTask() {
 	}
 	switch {
 	case w.spare.role != nil:
-		f := w.spare.role
-		w.found[f.id] = f
-		w.order = append(w.order, f)
+		w.relink(w.spare.role)
 	case w.spare.phrase.name != "":
 		w.linkPhrase(w.spare.phrase)
 	default:
@@ -825,8 +827,7 @@ func (w *work) ensureTask() {
 		if f := w.spare.backdrop; f != nil && !slices.ContainsFunc(w.order, func(f *found) bool { return f.kind == graph.Task }) {
 			// Last of all, as what the problem matters for says at
 			// least which field the paper is in.
-			w.found[f.id] = f
-			w.order = append(w.order, f)
+			w.relink(f)
 		}
 	}
 }

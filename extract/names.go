@@ -61,7 +61,7 @@ func (w *work) name(defs map[string]*acronym) string {
 		if len(s) < 2 || isDimensions(s) || notNames[strings.ToLower(s)] || strings.EqualFold(s, "ours") || compoundAdjective(s) {
 			return
 		}
-		if s != "" && (bestAt < 0 || at < bestAt) {
+		if bestAt < 0 || at < bestAt {
 			best, bestAt = s, at
 		}
 	}
@@ -301,20 +301,6 @@ func (w *work) objectName(start int, defs map[string]*acronym) string {
 // Tracing framework"), or after it, as a coined word ("an agent
 // framework SciNav (Scientific Navigator)"). A lone capitalised word
 // before the head is an adjective ("a Bayesian framework").
-// onThe reports whether the words before word first, within the
-// object from obj, are "on the" or "across the": "we present new
-// rerankers on the MRB benchmark" evaluates on MRB, and does not make it.
-func (w *work) onThe(obj, first int) bool {
-	if first-2 < obj || w.words[first-1].lower != "the" {
-		return false
-	}
-	switch w.words[first-2].lower {
-	case "on", "across", "over":
-		return true
-	}
-	return false
-}
-
 func (w *work) headName(obj, end int, defs map[string]*acronym) string {
 	for j := obj; j < end; j++ {
 		wd := w.words[j]
@@ -355,6 +341,20 @@ func (w *work) headName(obj, end int, defs map[string]*acronym) string {
 		return ""
 	}
 	return ""
+}
+
+// onThe reports whether the words before word first, within the
+// object from obj, are "on the" or "across the": "we present new
+// rerankers on the MRB benchmark" evaluates on MRB, and does not make it.
+func (w *work) onThe(obj, first int) bool {
+	if first-2 < obj || w.words[first-1].lower != "the" {
+		return false
+	}
+	switch w.words[first-2].lower {
+	case "on", "across", "over":
+		return true
+	}
+	return false
 }
 
 // appositiveName returns the coined or capitalised name that an

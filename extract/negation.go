@@ -48,7 +48,7 @@ func (w *work) negated(start, end int) bool {
 		p := w.words[j]
 		// "without the need for extensive X", "reducing the need for
 		// costly manual X": the need is what is denied.
-		if p.lower == "need" && limit == 4 {
+		if p.lower == "need" {
 			limit = 6
 		}
 		// What a mention comes from is not what is removed: "removing

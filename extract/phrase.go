@@ -341,6 +341,13 @@ func (w *work) wordAfter(at int) int {
 	return i
 }
 
+// wordAtOrig is wordAfter for byte a of text.Orig, where mentions are:
+// both orders agree.
+func (w *work) wordAtOrig(a int) int {
+	i, _ := slices.BinarySearchFunc(w.words, a, func(wd word, a int) int { s, _ := w.text.Span(wd.start, wd.start); return s - a })
+	return i
+}
+
 // cuedPhrase returns the noun phrase of two to four modifiers that starts
 // at word from and ends where the noun phrase does.
 func (w *work) cuedPhrase(from int) (phrase, bool) {
