@@ -59,7 +59,8 @@ func accept(aliases []alias, toks []token) []int {
 	var out []int
 	for _, a := range aliases {
 		if a.exact != "" {
-			if len(toks) != 1 || (toks[0].text != a.exact && singular(toks[0].text) != a.exact) {
+			if len(toks) == 1 && toks[0].text != a.exact && singular(toks[0].text) != a.exact ||
+				len(toks) > 1 && tokenTexts(toks) != a.exact {
 				continue
 			}
 		}

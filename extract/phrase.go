@@ -121,7 +121,45 @@ var notModifiers = setOf(`a an the of for in on at to from by with via and or bu
 	although though whereas because since unless whether once if after before during
 	major minor main primary central crucial essential vital
 	seek seeks integrate integrates stabilize stabilizes unify unifies like unlike
-	suboptimal sub-optimal poor exhibit exhibits deliver delivers`)
+	suboptimal sub-optimal poor exhibit exhibits deliver delivers
+	often yet rather thereby instead however therefore already always sometimes almost ever indeed
+	never hence nevertheless moreover twice around alongside throughout
+	them us itself themselves yourself` + " " + baseVerbs)
+
+// baseVerbs are the base forms of the verbs abstracts use that English
+// has only as verbs (never as nouns or adjectives, by WordNet's
+// index): after a plural subject ("models lack understanding", "attacks
+// undermine AI safety") such a word is the clause's verb, never a
+// modifier of the task head after it. Verbs that are nouns too
+// ("transfer", "design", "control") do modify heads, and are not here.
+const baseVerbs = `lack undermine
+	rely generate identify enhance validate mitigate establish prove analyze generalize
+	solve derive overcome align adapt observe predict optimize extend represent suggest confirm
+	argue refine understand encode ask obtain quantify maintain recover detect operate uncover
+	excel maximize degrade reflect retain synthesize verify discover characterize indicate induce
+	arise depend distinguish contribute assume avoid enforce include formalize define utilize
+	determine prevent interact incur tend evolve minimize infer follow examine converge
+	disentangle appear alleviate formulate interpret reconstruct contain elicit
+	encourage vary reuse acquire retrieve prioritize promote instantiate exist believe amplify
+	refer differ adjust propagate decompose describe distill forget simulate expand grow replace
+	satisfy involve execute isolate inject ignore recognize strengthen emphasize impose eliminate
+	diverge accumulate assign underperform modify occur choose correspond augment continue
+	hypothesize reformulate respond activate memorize perceive translate manipulate inherit
+	allocate engage decode dominate persist admit specify justify receive illustrate corroborate
+	automate inspire restore navigate realize decouple constrain decide deploy disrupt enrich
+	alter communicate internalize accommodate constitute pursue reinforce defend comprehend
+	undermine differentiate organize manage connect inform arrive attain clarify localize instill
+	relate lose motivate violate hallucinate collaborate locate expect anticipate adhere reproduce
+	empower modulate annotate reshape replicate attend restrict diminish evade protect imply
+	conclude unlearn diagnose distort imitate substantiate reinterpret govern simplify
+	reconcile sharpen supervise streamline behave earn sustain circumvent recommend erase
+	initialize invoke penalize compensate impede debug calibrate counteract conceal classify
+	compete regulate delete comply summarize distribute exacerbate specialize inflate necessitate
+	extrapolate conquer undergo visualize mislead inspect broaden endow regularize redesign
+	contend confront compose encapsulate orchestrate resemble customize intervene elucidate
+	cooperate interpolate emulate survive retrain recast disclose generalise suffice accept resist
+	commit accomplish diversify analyse categorize absorb instruct abstain coexist imagine seem
+	tighten quantize exert`
 
 // genericTasks are phrases the grammar finds that name no research
 // problem: GUIDELINES.md's generic goals and whole disciplines.

@@ -36,7 +36,7 @@ var vocabFS embed.FS
 // entry is one vocabulary entity.
 type entry struct {
 	kind  graph.Kind
-	exact bool // one-word names match only as written
+	exact bool // names match only as written
 	// role marks a task that is a technique's role: linked only where the
 	// paper is about the technique.
 	role    bool
@@ -55,7 +55,8 @@ type alias struct {
 	entries []int // []int{entry}, shared by every match of the alias
 	// exact is the alias as written when it must match case-sensitively:
 	// a single token with a capital ("SAM", "LoRA"), which as a lower-case
-	// word is usually something else. Empty otherwise.
+	// word is usually something else, or any alias of an exact entry.
+	// Empty otherwise.
 	exact string
 }
 
@@ -421,8 +422,8 @@ func (v *trie) insert(phrase string, entry int, exact bool) {
 	}
 	a := alias{entry: entry, entries: []int{entry}}
 	switch {
-	case len(toks) == 1 && exact:
-		a.exact = toks[0].text
+	case exact:
+		a.exact = tokenTexts(toks)
 	case len(toks) == 1 && hasUpper(phrase) && caseSensitive(toks[0].text):
 		a.exact = singular(toks[0].text)
 	}
@@ -438,6 +439,16 @@ func (v *trie) insert(phrase string, entry int, exact bool) {
 	if len(toks) > v.maxLen {
 		v.maxLen = len(toks)
 	}
+}
+
+// tokenTexts is toks as written, one space between: the form an exact
+// alias of several words must match.
+func tokenTexts(toks []token) string {
+	texts := make([]string, len(toks))
+	for i, t := range toks {
+		texts[i] = t.text
+	}
+	return strings.Join(texts, " ")
 }
 
 // caseSensitive reports whether a one-token alias must match with its
