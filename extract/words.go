@@ -89,12 +89,33 @@ func appendWord(out []word, s string, a, b int, cased bool) []word {
 	return append(out, w)
 }
 
+// quantity reports whether w is a count or a range of them, written with
+// magnitude letters: "7B", "350M-3B", "sub-10B", "2K-4K". Model sizes and
+// dataset sizes have capitals and digits as names do, and name nothing.
+func quantity(w string) bool {
+	w = strings.TrimPrefix(strings.TrimPrefix(w, "sub"), "~")
+	digits := false
+	for _, part := range strings.Split(w, "-") {
+		num := strings.TrimRight(part, "KMBTkmb")
+		if len(part)-len(num) > 1 {
+			return false
+		}
+		for i := 0; i < len(num); i++ {
+			if c := num[i]; (c < '0' || c > '9') && c != '.' {
+				return false
+			}
+			digits = true
+		}
+	}
+	return digits
+}
+
 // nameLike reports whether w looks like a coined name rather than an
 // English word: two capitals or more ("ScaleCUA", "GPS"), a capital with a
 // digit ("C2C", "Human3R"), or a capital after the first letter
 // ("villa-X", "π-Light", "grounding-IQA").
 func nameLike(w string) bool {
-	if len(w) > 40 {
+	if len(w) > 40 || quantity(w) {
 		return false
 	}
 	upper, digit, letters := 0, false, 0
