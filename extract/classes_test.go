@@ -150,6 +150,9 @@ func TestClassTaskPhrases(t *testing.T) {
 		{name: "a clause's verb after its subject is not a modifier", kind: graph.Task,
 			title: "Spurious Cues Undermine Robot Safety Tuning", text: "We find current vision-language models often lack grounded understanding.",
 			wantNot: []string{"cues undermine robot safety", "undermine robot safety", "lack grounded understanding", "often lack grounded understanding"}},
+		{name: "a verb's -s form after a singular subject", kind: graph.Task,
+			title: "Sketch Prompting Elicits Reasoning in Language Models", text: "We explore prompts.",
+			wantNot: []string{"sketch prompting elicit reasoning", "prompting elicit reasoning"}},
 		{name: "the paper's own kind of study", kind: graph.Task,
 			title: "A Pairwise Analysis of Sparse Autoencoders", text: "Sparse autoencoders explain features.",
 			wantNot: []string{"pairwise analysis"}},
@@ -328,6 +331,15 @@ func TestClassBenchmarkTask(t *testing.T) {
 // Class 4: names the patterns missed.
 func TestClassNames(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "a known system's own paper calls it by name", kind: graph.Technique,
+			text:     "We present a framework for instance segmentation. The method, called Mask R-CNN, extends Faster R-CNN by adding a mask branch.",
+			wantName: "Mask R-CNN", want: []string{"Faster R-CNN"}, wantNot: []string{"Mask R-CNN"}},
+		{name: "a known system's own paper presents it under its title", kind: graph.Technique,
+			title: "SlowFast Networks for Video Recognition", text: "We present SlowFast networks for video recognition. A Slow pathway captures semantics.",
+			wantName: "SlowFast", wantNot: []string{"SlowFast"}},
+		{name: "a known system the paper only builds on", kind: graph.Technique,
+			title: "Q-learning with Posterior Sampling", text: "We introduce Q-Learning with Posterior Sampling (PSQL), a simple Q-learning-based algorithm.",
+			wantName: "PSQL"},
 		{name: "an acronym the text defines otherwise", kind: graph.Task,
 			text: "Long-Tailed Recognition (LTR) remains hard. Experiments on five LTR benchmarks show gains.",
 			want: []string{"long-tailed recognition"}, wantNot: []string{"learning to rank"}},

@@ -214,6 +214,12 @@ func (w *work) objectName(start int, defs map[string]*acronym) string {
 		}
 		break
 	}
+	// "We present SlowFast networks for video recognition" under the
+	// title "SlowFast Networks for ...": a known system's own paper.
+	if s, next := w.knownSystemAt(obj); s != "" && w.body > 0 && strings.HasPrefix(w.text.Clean, s) &&
+		(w.systemHead(next-1) || next < len(w.words) && w.systemHead(next)) {
+		return s
+	}
 	// "presents Prior Depth Anything, a framework": capitalised words
 	// up to the appositive's comma.
 	if k, ok := w.capitalisedRun(obj, end); ok && w.words[k].comma && k+1 < end && w.words[k+1].class&determiner != 0 && !w.notionAfter(k+2, end) {
@@ -543,7 +549,37 @@ func (w *work) namedAfter(j int, defs map[string]*acronym) string {
 	if (c.named || capitalised(c.text) && c.class&commonCap == 0 && w.standsAlone(j)) && !w.generic(c) {
 		return c.text
 	}
+	// "The method, called Mask R-CNN, extends Faster R-CNN": a known
+	// system's paper names it where it calls it.
+	if s, _ := w.knownSystemAt(j); s != "" {
+		return s
+	}
 	return ""
+}
+
+// systemHead reports whether word i names a kind of system: "networks",
+// "model", "framework".
+func (w *work) systemHead(i int) bool {
+	h := singularWord(w.words[i].lower)
+	return methodHeads[h] || h == "network"
+}
+
+// knownSystemAt returns the proper name of the vocabulary technique whose
+// mention starts at word j ("Mask R-CNN", "SlowFast") and the index of
+// the word after it, or "".
+func (w *work) knownSystemAt(j int) (string, int) {
+	a, _ := w.text.Span(w.words[j].start, w.words[j].end)
+	for _, f := range w.order {
+		if f.entry < 0 || f.kind != graph.Technique || !hasUpper(f.name) {
+			continue
+		}
+		for _, m := range f.mentions {
+			if m.Start == a {
+				return f.name, w.wordAtOrig(m.End)
+			}
+		}
+	}
+	return "", 0
 }
 
 // generic reports whether a word is a vocabulary concept rather than a

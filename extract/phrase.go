@@ -124,13 +124,33 @@ var notModifiers = setOf(`a an the of for in on at to from by with via and or bu
 	suboptimal sub-optimal poor exhibit exhibits deliver delivers
 	often yet rather thereby instead however therefore already always sometimes almost ever indeed
 	never hence nevertheless moreover twice around alongside throughout
-	them us itself themselves yourself` + " " + baseVerbs)
+	them us itself themselves yourself` + " " + baseVerbs + " " + thirdPerson(baseVerbs))
+
+// thirdPerson returns the -s forms of verbs: "elicits" for "elicit",
+// "applies" for "apply" ("Prompting Elicits Reasoning").
+func thirdPerson(verbs string) string {
+	var b strings.Builder
+	for _, v := range strings.Fields(verbs) {
+		switch {
+		case strings.HasSuffix(v, "s") || strings.HasSuffix(v, "x") || strings.HasSuffix(v, "ch") || strings.HasSuffix(v, "sh"):
+			v += "es"
+		case strings.HasSuffix(v, "y") && len(v) > 1 && !strings.ContainsRune("aeiou", rune(v[len(v)-2])):
+			v = v[:len(v)-1] + "ies"
+		default:
+			v += "s"
+		}
+		b.WriteString(v)
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
 
 // baseVerbs are the base forms of the verbs abstracts use that English
 // has only as verbs (never as nouns or adjectives, by WordNet's
 // index): after a plural subject ("models lack understanding", "attacks
 // undermine AI safety") such a word is the clause's verb, never a
-// modifier of the task head after it. Verbs that are nouns too
+// modifier of the task head after it, nor are their -s forms after a
+// singular one ("Prompting Elicits Reasoning"). Verbs that are nouns too
 // ("transfer", "design", "control") do modify heads, and are not here.
 const baseVerbs = `lack undermine
 	rely generate identify enhance validate mitigate establish prove analyze generalize
