@@ -103,8 +103,10 @@ func (w *work) name(defs map[string]*acronym) string {
 		switch {
 		case wd.lower == "our" && i+2 < len(w.words):
 			j := i + 1
-			if w.words[j].lower == "proposed" && j+2 < len(w.words) {
-				j++ // "Our proposed method, X"
+			// "Our proposed method, X", "our neural network-based
+			// model, AlphaFold,".
+			for j < i+4 && j+2 < len(w.words) && w.words[j].class&methodHead == 0 && !w.words[j].stop && !w.words[j].comma {
+				j++
 			}
 			if w.words[j].class&methodHead == 0 || !w.words[j].comma {
 				break
@@ -113,7 +115,7 @@ func (w *work) name(defs map[string]*acronym) string {
 			// acronym of the long form the appositive starts with.
 			if s := w.longFormAcronym(j+1, defs); s != "" {
 				consider(s, wd.start)
-			} else if c := w.words[j+1]; (c.named || capitalised(c.text) && c.class&commonCap == 0 && w.standsAlone(j+1)) && !w.generic(c) {
+			} else if c := w.words[j+1]; (c.named || capitalised(c.text) && c.class&commonCap == 0 && w.standsAlone(j+1)) && (!w.generic(c) || w.knownSystem(j+1)) {
 				consider(c.text, wd.start)
 			}
 		case (wd.lower == "proposed" || wd.lower == "resulting") && i+1 < len(w.words):
@@ -195,7 +197,9 @@ func (w *work) objectName(start int, defs map[string]*acronym) string {
 	}
 	// "we present VAREdit, a visual autoregressive (VAR) framework": the
 	// name before the appositive, not an acronym inside it.
-	if c := w.words[obj]; c.named && c.comma && !c.open && !w.generic(c) && obj+1 < end && w.words[obj+1].class&determiner != 0 {
+	// A known system's own paper: "we present GraphSAGE, a general,
+	// inductive framework".
+	if c := w.words[obj]; c.named && c.comma && !c.open && (!w.generic(c) || w.knownSystem(obj)) && obj+1 < end && w.words[obj+1].class&determiner != 0 {
 		return c.text
 	}
 	// Long Form (ACR) where the long form starts the object.
@@ -549,12 +553,23 @@ func (w *work) namedAfter(j int, defs map[string]*acronym) string {
 	if (c.named || capitalised(c.text) && c.class&commonCap == 0 && w.standsAlone(j)) && !w.generic(c) {
 		return c.text
 	}
-	// "The method, called Mask R-CNN, extends Faster R-CNN": a known
-	// system's paper names it where it calls it.
+	// "The method, called Mask R-CNN, extends Faster R-CNN", "a general
+	// framework named NCF": a known system's paper names it where it
+	// calls it.
 	if s, _ := w.knownSystemAt(j); s != "" {
 		return s
 	}
+	if c.named && !c.open {
+		return c.text
+	}
 	return ""
+}
+
+// knownSystem reports whether a known system's proper name starts at
+// word i.
+func (w *work) knownSystem(i int) bool {
+	s, _ := w.knownSystemAt(i)
+	return s != ""
 }
 
 // systemHead reports whether word i names a kind of system: "networks",
