@@ -529,6 +529,12 @@ func TestClassSystems(t *testing.T) {
 // is no evidence of the paper's data.
 func TestClassModalityCues(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "the fields a family of methods succeeded in", kind: graph.Modality,
+			text:    "Deep neural networks have yielded immense success on speech recognition, computer vision and natural language processing. We study recommendation from implicit feedback.",
+			wantNot: []string{"speech", "image", "text"}},
+		{name: "success in the paper's own field", kind: graph.Modality,
+			text: "Recent advances have shown success in eliciting reasoning in multimodal large language models (MLLMs). We reward thinking.",
+			want: []string{"image", "text"}},
 		{name: "3D RoPE", kind: graph.Modality,
 			text: "We fit videos to LLMs. Naive 3D RoPE has imbalanced spectra, so we scale 3D positions.",
 			want: []string{"video"}, wantNot: []string{"3d"}},

@@ -22,13 +22,14 @@ func (w *work) modalityEvidence() {
 		return
 	}
 	spans := w.incidentalSpans()
+	spans = slices.DeleteFunc(spans, func(s span) bool { return s.list && !w.fieldList(s) })
 	video := slices.ContainsFunc(w.order, func(f *found) bool { return f.kind == graph.Modality && f.name == "video" })
 	for _, f := range slices.Clone(w.order) {
 		if f.kind != graph.Modality {
 			continue
 		}
 		f.mentions = slices.DeleteFunc(f.mentions, func(m graph.Mention) bool {
-			if slices.ContainsFunc(spans, func(s [2]int) bool { return s[0] <= m.Start && m.Start < s[1] }) {
+			if slices.ContainsFunc(spans, func(s span) bool { return s.holds(m) }) {
 				return true
 			}
 			return video && f.name == "image" && w.frameWord(m)
@@ -44,17 +45,19 @@ func (w *work) modalityEvidence() {
 // "domains such as" and the like in a sentence that does not speak of the
 // paper's own work (contribution), and what follows "inspired by", "adapted from" and
 // the like up to the clause's end or its first comma.
-func (w *work) incidentalSpans() [][2]int {
-	var spans [][2]int
+func (w *work) incidentalSpans() []span {
+	var spans []span
 	for i := 0; i+1 < len(w.words); i++ {
 		wd := w.words[i]
 		var from int
-		borrowed := false
+		borrowed, list := false, false
 		switch {
 		case wd.class&borrowWord != 0 && borrowWords[wd.lower] == w.words[i+1].lower && !wd.stop && !wd.comma:
 			from, borrowed = i+2, true
 		case wd.class&fieldWord != 0 && !wd.stop && listOpens(w.words[i+1:]) && !w.contribution(wd.start):
 			from = i + 1
+		case successWords[wd.lower] && !wd.stop && (listOpens(w.words[i+1:]) || w.words[i+1].lower == "on" || w.words[i+1].lower == "across") && !w.contribution(wd.start):
+			from, list = i+1, true
 		default:
 			continue
 		}
@@ -66,16 +69,71 @@ func (w *work) incidentalSpans() [][2]int {
 			continue
 		}
 		last := min(to, len(w.words)-1)
-		a, _ := w.text.Span(w.words[from].start, w.words[from].start)
+		a, _ := w.text.Span(w.words[from].start, w.words[from].end)
 		_, b := w.text.Span(w.words[last].start, w.words[last].end)
-		spans = append(spans, [2]int{a, b})
+		// The list's first item follows its opener ("on", "such as").
+		item := min(from+1, last)
+		if w.words[from].lower == "such" {
+			item = min(from+2, last)
+		}
+		_, first := w.text.Span(w.words[item].start, w.words[item].end)
+		spans = append(spans, span{a, b, first, list})
 	}
 	return spans
+}
+
+// span is a range of text.Orig, [start, end), whose modality cues are
+// incidental; list marks one that is only when it names two modalities.
+type span struct {
+	start, end int
+	first      int // the end of its first item's first word
+	list       bool
+}
+
+// holds reports whether mention m starts in s.
+func (s span) holds(m graph.Mention) bool { return s.start <= m.Start && m.Start < s.end }
+
+// fieldList reports whether s is a list of fields: it opens with a
+// modality cue, and cues stand in two places or more ("speech
+// recognition, computer vision and natural language processing"), not
+// one ("multimodal large language models (MLLMs)", cues that overlap
+// and restate one another, count as one place each).
+func (w *work) fieldList(s span) bool {
+	var cues [][2]int
+	for _, f := range w.order {
+		if f.kind != graph.Modality {
+			continue
+		}
+		for _, m := range f.mentions {
+			if s.holds(m) {
+				cues = append(cues, [2]int{m.Start, m.End})
+			}
+		}
+	}
+	slices.SortFunc(cues, func(a, b [2]int) int { return a[0] - b[0] })
+	if len(cues) == 0 || cues[0][0] >= s.first {
+		return false
+	}
+	places, end := 0, -1
+	for _, c := range cues {
+		if c[0] >= end {
+			places++
+		}
+		end = max(end, c[1])
+	}
+	return places >= 2
 }
 
 // fieldWords are the nouns after which a list names fields of
 // application.
 var fieldWords = setOf("applications application domains fields areas disciplines")
+
+// successWords open a list of the fields where a family of methods
+// succeeded ("deep networks have yielded immense success on speech
+// recognition, computer vision and natural language processing"): a
+// background only where it names two fields or more, as "success in
+// video generation" is as often the paper's own field.
+var successWords = setOf("success successes breakthroughs")
 
 // borrowWords are the pairs, first word to second, after which a cue is
 // what the method borrows from or is compared to, not its data. Words
@@ -84,7 +142,7 @@ var fieldWords = setOf("applications application domains fields areas discipline
 var borrowWords = map[string]string{"inspired": "by", "adapted": "from", "borrowed": "from", "analogous": "to", "akin": "to"}
 
 // listOpens reports whether ws opens a list of examples: "in", "such as",
-// "including", "like", "across", "e.g.".
+// "including", "like", "e.g.".
 func listOpens(ws []word) bool {
 	switch ws[0].lower {
 	case "in", "including", "like", "spanning", "e.g", "e.g.":
