@@ -51,6 +51,9 @@ func runClass(t *testing.T, cases []classCase) {
 // Class 1: the role a concept plays decides its kind.
 func TestClassRole(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "a problem that is also a method family", kind: graph.Task,
+			title: "Neural Collaborative Filtering", text: "We tackle the key problem in recommendation, collaborative filtering, from implicit feedback.",
+			want: []string{"collaborative filtering"}},
 		{name: "studied in the opening sentence", kind: graph.Task,
 			text: "Parameter-Efficient Fine-Tuning (PEFT) methods have become crucial for adapting models. We propose a new adapter.",
 			want: []string{"parameter-efficient fine-tuning"}},
@@ -153,6 +156,15 @@ func TestClassTaskPhrases(t *testing.T) {
 		{name: "a verb's -s form after a singular subject", kind: graph.Task,
 			title: "Sketch Prompting Elicits Reasoning in Language Models", text: "We explore prompts.",
 			wantNot: []string{"sketch prompting elicit reasoning", "prompting elicit reasoning"}},
+		{name: "a language pair's translation", kind: graph.Task,
+			text: "We map sequences to sequences. On an English to French translation task from WMT'14, the LSTM reaches 34.8 BLEU.",
+			want: []string{"machine translation"}, wantNot: []string{"French translation"}},
+		{name: "a hyphenated language pair", kind: graph.Task,
+			text: "Attention helps. Our model improves En-De translation by 2 BLEU.",
+			want: []string{"machine translation"}},
+		{name: "a difficulty is no modifier", kind: graph.Task,
+			text:    "Deep networks do well on difficult learning tasks. We map sequences with an LSTM.",
+			wantNot: []string{"difficult learning"}},
 		{name: "the paper's own kind of study", kind: graph.Task,
 			title: "A Pairwise Analysis of Sparse Autoencoders", text: "Sparse autoencoders explain features.",
 			wantNot: []string{"pairwise analysis"}},

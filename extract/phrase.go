@@ -121,7 +121,7 @@ var notModifiers = setOf(`a an the of for in on at to from by with via and or bu
 	although though whereas because since unless whether once if after before during
 	major minor main primary central crucial essential vital
 	seek seeks integrate integrates stabilize stabilizes unify unifies like unlike
-	suboptimal sub-optimal poor exhibit exhibits deliver delivers
+	suboptimal sub-optimal poor exhibit exhibits deliver delivers difficult
 	often yet rather thereby instead however therefore already always sometimes almost ever indeed
 	never hence nevertheless moreover twice around alongside throughout
 	them us itself themselves yourself` + " " + baseVerbs + " " + thirdPerson(baseVerbs))
@@ -809,6 +809,13 @@ func (w *work) phraseAt(i int) (phrase, bool) {
 			return p, true
 		}
 	}
+	if head == "translation" {
+		if from, ok := w.languagePair(i); ok {
+			// "an English to French translation task", "English-German
+			// translation": machine translation, wherever it is written.
+			return phrase{name: "machine translation", start: w.words[from].start, end: wd.end, cued: true}, true
+		}
+	}
 	first := w.modifiersBefore(i)
 	if w.modifiesLaterHead(i) {
 		return phrase{}, false
@@ -825,6 +832,36 @@ func (w *work) phraseAt(i int) (phrase, bool) {
 		return phrase{}, false
 	}
 	return phrase{name: w.phraseName(first, i, head), start: w.words[first].start, end: wd.end, agent: agent}, true
+}
+
+// languages are the languages translation papers pair most, as words
+// and as the codes of WMT's pairs ("En-De").
+var languages = setOf(`english german french spanish chinese japanese korean russian arabic czech romanian
+	finnish turkish hindi portuguese italian dutch vietnamese estonian latvian lithuanian kazakh gujarati
+	en de fr es zh ja ko ru ar cs ro fi tr hi pt it nl vi`)
+
+// languagePair returns the first word of the language pair before the
+// head at word i ("English to French", "English-German", "En-De"), and
+// whether there is one.
+func (w *work) languagePair(i int) (int, bool) {
+	language := func(j int) bool {
+		if j < 0 || j == w.bodyWord-1 || w.words[j].stop || w.words[j].comma {
+			return false
+		}
+		for _, part := range strings.Split(w.words[j].lower, "-") {
+			if !languages[part] {
+				return false
+			}
+		}
+		return true
+	}
+	if !language(i - 1) {
+		return 0, false
+	}
+	if to := i - 2; to > 0 && (w.words[to].lower == "to" || w.words[to].lower == "into") && language(to-1) {
+		return to - 1, true
+	}
+	return i - 1, strings.Contains(w.words[i-1].lower, "-")
 }
 
 // sharedModifiers returns the phrase of the head at word i that a
