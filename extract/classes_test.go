@@ -165,6 +165,9 @@ func TestClassTaskPhrases(t *testing.T) {
 		{name: "a difficulty is no modifier", kind: graph.Task,
 			text:    "Deep networks do well on difficult learning tasks. We map sequences with an LSTM.",
 			wantNot: []string{"difficult learning"}},
+		{name: "an irregular participle is no modifier", kind: graph.Task,
+			text:    "Large datasets have driven deep learning methods to expert-level performance. We present a chest radiograph dataset.",
+			wantNot: []string{"driven deep learning"}},
 		{name: "the paper's own kind of study", kind: graph.Task,
 			title: "A Pairwise Analysis of Sparse Autoencoders", text: "Sparse autoencoders explain features.",
 			wantNot: []string{"pairwise analysis"}},
@@ -609,6 +612,9 @@ func TestClassModalityCues(t *testing.T) {
 // system, and a word of a longer name is none.
 func TestClassDatasetLists(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "an ordinary word in lower case is no dataset", kind: graph.Dataset,
+			text:    "We forecast long sequences, such as electricity consumption planning.",
+			wantNot: []string{"Electricity"}},
 		{name: "names beside a known benchmark", kind: graph.Dataset,
 			text: "We study chart reasoning. Gains hold on benchmarks, including InfographicVQA, ChartVista, PlotQAPro, and HR-Bench 4K.",
 			want: []string{"ChartVista", "PlotQAPro"}},

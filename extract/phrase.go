@@ -122,6 +122,7 @@ var notModifiers = setOf(`a an the of for in on at to from by with via and or bu
 	major minor main primary central crucial essential vital
 	seek seeks integrate integrates stabilize stabilizes unify unifies like unlike
 	suboptimal sub-optimal poor exhibit exhibits deliver delivers difficult
+	driven shown proven seen grown chosen drawn taken written known
 	often yet rather thereby instead however therefore already always sometimes almost ever indeed
 	never hence nevertheless moreover twice around alongside throughout
 	them us itself themselves yourself` + " " + baseVerbs + " " + thirdPerson(baseVerbs))
