@@ -735,6 +735,9 @@ func TestClassGenericWords(t *testing.T) {
 // learning, signal processing and science papers name them as their tools.
 func TestClassFieldTerms(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "older papers' names of techniques", kind: graph.Technique,
+			text: "We extend the sequence-to-sequence attentional model. A tagger uses character-based word representations and a transition-based approach, trained off-policy updates aside, on a weighted variational bound.",
+			want: []string{"attention", "character embedding", "transition-based parsing", "evidence lower bound"}},
 		{name: "optimisation", kind: graph.Technique,
 			text: "We analyse Gauss-Newton and conjugate gradient methods under the Polyak-Lojasiewicz condition, with hypergradients from implicit differentiation.",
 			want: []string{"Gauss-Newton method", "conjugate gradient method", "Polyak-Łojasiewicz condition", "hypergradient", "implicit differentiation"}},
