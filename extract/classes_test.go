@@ -612,6 +612,12 @@ func TestClassModalityCues(t *testing.T) {
 // system, and a word of a longer name is none.
 func TestClassDatasetLists(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "a new name before a known one and the head", kind: graph.Dataset,
+			text: "We tag names. Experiments on the FooNER-7 and CoNLL-2003 datasets show results.",
+			want: []string{"FooNER-7", "CoNLL-2003"}},
+		{name: "a year written with an apostrophe", kind: graph.Dataset,
+			text: "We translate. On the English to French task of the WMT'14 dataset we gain.",
+			want: []string{"WMT14"}},
 		{name: "an ordinary word in lower case is no dataset", kind: graph.Dataset,
 			text:    "We forecast long sequences, such as electricity consumption planning.",
 			wantNot: []string{"Electricity"}},

@@ -101,6 +101,13 @@ func (w *work) datasets(ctx context.Context, defs map[string]*acronym, name stri
 					changed = true
 				}
 			}
+			// "the CoNLL-2002 and CoNLL-2003 datasets": leftwards too.
+			if k := i - 2; k >= w.bodyWord && !w.words[k].comma && !w.words[k].stop && (w.words[i-1].lower == "and" || w.words[i-1].lower == "or") {
+				if !is[k] && w.words[k].named && w.candidate(k, defs) && !w.runsOn(k) && w.words[k].text != name {
+					is[k] = true
+					changed = true
+				}
+			}
 		}
 	}
 	w.dropSystems(is)
