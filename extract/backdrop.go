@@ -76,6 +76,13 @@ func (w *work) inBackdrop(i int) bool {
 	return false
 }
 
+// inFieldList reports whether byte a of text.Orig is in one of the
+// lists of fields a family of methods succeeded on (see
+// modalityEvidence).
+func (w *work) inFieldList(a int) bool {
+	return slices.ContainsFunc(w.fieldLists, func(s span) bool { return s.start <= a && a < s.end })
+}
+
 // hasIng reports whether the lower-case word s ends in -ing, as a gerund
 // does ("advancing", "aligning").
 func hasIng(s string) bool {
@@ -96,7 +103,7 @@ func (w *work) backdrops() {
 		backdrop, goal := true, true
 		for _, m := range f.mentions {
 			i := w.wordAtOrig(m.Start)
-			backdrop = backdrop && w.inBackdrop(i)
+			backdrop = backdrop && (w.inBackdrop(i) || w.inFieldList(m.Start))
 			goal = goal && (w.inBackdrop(i) || w.goalWord(i, m) || w.partModifier(m))
 		}
 		switch {

@@ -857,6 +857,10 @@ func TestClassTheoriesAsTools(t *testing.T) {
 // backdrop, not its task.
 func TestClassBackdrop(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "the fields a family of methods succeeded on", kind: graph.Task,
+			title: "Neural Collaborative Filtering",
+			text:  "In recent years, deep neural networks have yielded immense success on speech recognition, computer vision and natural language processing. We study recommendation from implicit feedback.",
+			want:  []string{"recommendation"}, wantNot: []string{"automatic speech recognition"}},
 		{name: "a task that modifies a part of the data", kind: graph.Task,
 			text: "We study instruction tuning of vision-language models. We release a corpus of 2 million QA pairs filtered for quality.",
 			want: []string{"instruction tuning"}, wantNot: []string{"question answering"}},

@@ -167,6 +167,10 @@ type work struct {
 		known bool
 		at    int
 	}
+	// fieldLists are the lists of fields a background sentence says a
+	// family of methods succeeded on (see modalityEvidence): no modality
+	// of the paper, and no task of it either.
+	fieldLists []span
 	// titleNotion is the phrase a title gives before its colon when the
 	// abstract names the paper otherwise ("Negotiated Reasoning: ..." of
 	// SVNR): the paper's own, so no task, though not its name.

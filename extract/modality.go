@@ -23,6 +23,11 @@ func (w *work) modalityEvidence() {
 	}
 	spans := w.incidentalSpans()
 	spans = slices.DeleteFunc(spans, func(s span) bool { return s.list && !w.fieldList(s) })
+	for _, s := range spans {
+		if s.list {
+			w.fieldLists = append(w.fieldLists, s)
+		}
+	}
 	video := slices.ContainsFunc(w.order, func(f *found) bool { return f.kind == graph.Modality && f.name == "video" })
 	for _, f := range slices.Clone(w.order) {
 		if f.kind != graph.Modality {

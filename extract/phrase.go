@@ -502,7 +502,7 @@ func (w *work) taskPhrases(ctx context.Context, name string) {
 			w.coveredByEntity(p.start, p.end, p.agent) || w.namePart(p, name) || !p.cued && w.titleMethodSide(p) {
 			continue
 		}
-		if !p.cued && w.inBackdrop(w.wordAfter(p.start)) {
+		if a, _ := w.text.Span(p.start, p.end); !p.cued && (w.inBackdrop(w.wordAfter(p.start)) || w.inFieldList(a)) {
 			continue
 		}
 		if !focus[i] {
