@@ -314,6 +314,8 @@ func FuzzExtract(f *testing.F) {
 		"We propose **Dolphin**, named after LLMs (LLMs) on ImageNet-1K.",
 		"$\\pi$-Light (π-Light, or PI-Light) uses \\textbf{GPS} on X-160K and Y.",
 		"((((", "We introduce (", "on , and", "We present X (Y", "\x00\xff",
+		"Nets have had success on speech recognition, computer vision and", "The method, called Mask R-CNN",
+		"on the CoNLL-2002 and CoNLL-2003 datasets", "an English to French translation", "and 350M-66B sub-10B",
 	} {
 		f.Add(s)
 	}
