@@ -448,6 +448,13 @@ func TestClassNames(t *testing.T) {
 // Class 5: mentions that are not links.
 func TestClassNegation(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "very little of it", kind: graph.Technique,
+			text:    "We propose an alternative to Bayesian NNs that requires very little hyperparameter tuning.",
+			want:    []string{"Bayesian neural network"},
+			wantNot: []string{"hyperparameter optimization"}},
+		{name: "little is known about it", kind: graph.Task,
+			text: "Most work focuses on English, and little is known about multilingual reasoning. We distill models.",
+			want: []string{"multilingual reasoning"}},
 		{name: "without the need for", kind: graph.Technique,
 			text:    "Our sampler adapts across tasks without the need for extensive hyperparameter tuning.",
 			wantNot: []string{"hyperparameter optimization"}},

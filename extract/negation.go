@@ -59,6 +59,11 @@ func (w *work) negated(start, end int) bool {
 		if p.class&negator != 0 && !(p.lower == "not" && w.words[j+1].lower == "only") {
 			return true
 		}
+		// "requires very little hyperparameter tuning", not "a little"
+		// nor "little is known about X".
+		if p.lower == "little" && j == i-1 && (j == 0 || w.words[j-1].lower != "a") {
+			return true
+		}
 		if j > 0 && negatedPairs[w.words[j-1].lower+"-"+p.lower] {
 			return true
 		}
