@@ -48,8 +48,9 @@ func (w *work) modalityEvidence() {
 // incidentalSpans returns the ranges of text.Orig, [start, end), whose
 // modality cues are incidental: a list of fields after "applications in",
 // "domains such as" and the like in a sentence that does not speak of the
-// paper's own work (contribution), and what follows "inspired by", "adapted from" and
-// the like up to the clause's end or its first comma.
+// paper's own work (contribution), what follows "success on" and the
+// like there (a list, see fieldList), and what follows "inspired by",
+// "adapted from" and the like up to the clause's end or its first comma.
 func (w *work) incidentalSpans() []span {
 	var spans []span
 	for i := 0; i+1 < len(w.words); i++ {
@@ -88,7 +89,8 @@ func (w *work) incidentalSpans() []span {
 }
 
 // span is a range of text.Orig, [start, end), whose modality cues are
-// incidental; list marks one that is only when it names two modalities.
+// incidental; list marks one after a success word, incidental only where
+// it is a list of fields (see fieldList).
 type span struct {
 	start, end int
 	first      int // the end of its first item's first word

@@ -169,7 +169,7 @@ const baseVerbs = `lack undermine
 	allocate engage decode dominate persist admit specify justify receive illustrate corroborate
 	automate inspire restore navigate realize decouple constrain decide deploy disrupt enrich
 	alter communicate internalize accommodate constitute pursue reinforce defend comprehend
-	undermine differentiate organize manage connect inform arrive attain clarify localize instill
+	differentiate organize manage connect inform arrive attain clarify localize instill
 	relate lose motivate violate hallucinate collaborate locate expect anticipate adhere reproduce
 	empower modulate annotate reshape replicate attend restrict diminish evade protect imply
 	conclude unlearn diagnose distort imitate substantiate reinterpret govern simplify
