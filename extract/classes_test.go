@@ -551,6 +551,13 @@ func TestClassSystems(t *testing.T) {
 // is no evidence of the paper's data.
 func TestClassModalityCues(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "disciplines a method family came from", kind: graph.Modality,
+			text:    "Recently, in computer vision and natural language processing, systems pretrained on large datasets have generalized well. We pretrain audio networks.",
+			want:    []string{"audio"},
+			wantNot: []string{"image", "text"}},
+		{name: "disciplines the paper evaluates on", kind: graph.Modality,
+			text: "We propose a new adapter. Across diverse NLP and vision tasks, it outperforms baselines.",
+			want: []string{"image", "text"}},
 		{name: "the fields a family of methods succeeded in", kind: graph.Modality,
 			text:    "Deep neural networks have yielded immense success on speech recognition, computer vision and natural language processing. We study recommendation from implicit feedback.",
 			wantNot: []string{"speech", "image", "text"}},
@@ -619,6 +626,9 @@ func TestClassModalityCues(t *testing.T) {
 // system, and a word of a longer name is none.
 func TestClassDatasetLists(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "any dataset's year after an apostrophe", kind: graph.Dataset,
+			text: "We translate. Results on IWSLT'14 German-English improve.",
+			want: []string{"IWSLT14 De-En"}},
 		{name: "a new name before a known one and the head", kind: graph.Dataset,
 			text: "We tag names. Experiments on the FooNER-7 and CoNLL-2003 datasets show results.",
 			want: []string{"FooNER-7", "CoNLL-2003"}},

@@ -28,13 +28,14 @@ func (w *work) modalityEvidence() {
 			w.fieldLists = append(w.fieldLists, s)
 		}
 	}
+	disciplines := w.disciplineLists()
 	video := slices.ContainsFunc(w.order, func(f *found) bool { return f.kind == graph.Modality && f.name == "video" })
 	for _, f := range slices.Clone(w.order) {
 		if f.kind != graph.Modality {
 			continue
 		}
 		f.mentions = slices.DeleteFunc(f.mentions, func(m graph.Mention) bool {
-			if slices.ContainsFunc(spans, func(s span) bool { return s.holds(m) }) {
+			if slices.ContainsFunc(spans, func(s span) bool { return s.holds(m) }) || disciplines[m.Start] {
 				return true
 			}
 			return video && f.name == "image" && w.frameWord(m)
@@ -129,6 +130,71 @@ func (w *work) fieldList(s span) bool {
 		end = max(end, c[1])
 	}
 	return places >= 2
+}
+
+// disciplines are the modality cues that name a whole field of research
+// rather than data: "computer vision", "natural language processing".
+var disciplines = setOf("computer-vision vision natural-language-processing nlp language-processing speech-processing audio-processing speech-recognition computer-graphics graphics robotics")
+
+// disciplineLists returns the starts (in text.Orig) of the discipline
+// cues that a sentence not about the paper's own work names two or more
+// of, of different modalities, close together: "Recently, in computer
+// vision and natural language processing, systems pretrained on large
+// datasets have generalized well" says where a method family came from,
+// not what the paper's system consumes.
+func (w *work) disciplineLists() map[int]bool {
+	type cue struct {
+		word  int
+		start int
+		name  string
+	}
+	var cues []cue
+	for _, f := range w.order {
+		if f.kind != graph.Modality {
+			continue
+		}
+		for _, m := range f.mentions {
+			if disciplines[strings.ReplaceAll(strings.ToLower(m.Text), " ", "-")] {
+				cues = append(cues, cue{w.wordAtOrig(m.Start), m.Start, f.name})
+			}
+		}
+	}
+	out := map[int]bool{}
+	for _, a := range cues {
+		for _, b := range cues {
+			if a.word >= b.word || b.word-a.word > 8 || a.name == b.name || a.word >= len(w.words) {
+				continue
+			}
+			if slices.ContainsFunc(w.words[a.word:b.word], func(wd word) bool { return wd.stop }) || w.contribution(w.words[a.word].start) || w.reportsResults(a.word) {
+				continue
+			}
+			out[a.start], out[b.start] = true, true
+		}
+	}
+	return out
+}
+
+// resultWords say a sentence reports the paper's results: "Across
+// diverse NLP and vision tasks, PiCa consistently outperforms ...".
+var resultWords = setOf(`outperforms outperform surpasses surpass achieves achieve improves improve
+	experiments results evaluate evaluated evaluation benchmarks tasks`)
+
+// reportsResults reports whether the sentence of word i has a word of
+// resultWords.
+func (w *work) reportsResults(i int) bool {
+	from := i
+	for from > w.bodyWord && !w.words[from-1].stop {
+		from--
+	}
+	for j := from; j < len(w.words); j++ {
+		if resultWords[w.words[j].lower] {
+			return true
+		}
+		if w.words[j].stop {
+			break
+		}
+	}
+	return false
 }
 
 // fieldWords are the nouns after which a list names fields of

@@ -372,6 +372,13 @@ func (v *vocab) index() {
 		for _, a := range e.aliases {
 			t.insert(a, i, e.exact)
 		}
+		if e.kind == graph.Dataset {
+			for _, a := range append([]string{e.name}, e.aliases...) {
+				if y, ok := apostropheYear(a); ok {
+					t.insert(y, i, e.exact)
+				}
+			}
+		}
 		if e.kind == graph.Technique {
 			for _, a := range append([]string{e.name}, e.aliases...) {
 				if l, ok := learner(a); ok {
@@ -439,6 +446,20 @@ func (v *trie) insert(phrase string, entry int, exact bool) {
 	if len(toks) > v.maxLen {
 		v.maxLen = len(toks)
 	}
+}
+
+// apostropheYear returns a dataset name's form with its two-digit year
+// after an apostrophe, as older papers write it: "WMT'14" for "WMT14",
+// "IWSLT'14 German-English" for "IWSLT14 German-English".
+func apostropheYear(name string) (string, bool) {
+	i := 0
+	for i < len(name) && 'A' <= name[i] && name[i] <= 'Z' {
+		i++
+	}
+	if i < 2 || i+2 > len(name) || !unicode.IsDigit(rune(name[i])) || !unicode.IsDigit(rune(name[i+1])) || i+2 < len(name) && name[i+2] != ' ' {
+		return "", false
+	}
+	return name[:i] + "'" + name[i:], true
 }
 
 // tokenTexts is toks as written, one space between: the form an exact
