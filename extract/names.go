@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -209,6 +210,12 @@ func (w *work) objectName(start int, defs map[string]*acronym) string {
 			continue
 		}
 		if a := defs[singular(wd.text)]; a != nil && a.word == j && a.long >= 0 && a.long <= obj+2 && len(a.entries) == 0 && !w.generic(wd) {
+			return wd.text
+		}
+		// "we introduce the Temporal Fusion Transformer (TFT) -- a novel
+		// ...": a known technique's own paper, its long form the whole
+		// object.
+		if a := defs[singular(wd.text)]; a != nil && a.word == j && a.long == obj && w.techniqueAt(obj) && w.shortFormEnds(j) {
 			return wd.text
 		}
 		// "In-Place Test-Time Training (In-Place TTT)": a short form of
@@ -563,6 +570,28 @@ func (w *work) namedAfter(j int, defs map[string]*acronym) string {
 		return c.text
 	}
 	return ""
+}
+
+// techniqueAt reports whether a vocabulary technique's mention starts at
+// word i.
+func (w *work) techniqueAt(i int) bool {
+	a, _ := w.text.Span(w.words[i].start, w.words[i].end)
+	return slices.ContainsFunc(w.order, func(f *found) bool {
+		return f.entry >= 0 && f.kind == graph.Technique && slices.ContainsFunc(f.mentions, func(m graph.Mention) bool { return m.Start == a })
+	})
+}
+
+// shortFormEnds reports whether the short form at word j ends its noun
+// phrase: a comma, a full stop, a dash or a determiner after it ("the
+// Temporal Fusion Transformer (TFT) -- a novel ..."), not a head it
+// modifies ("(PID) Steering"), which endsPhrase's closing parenthesis
+// would accept.
+func (w *work) shortFormEnds(j int) bool {
+	if wd := w.words[j]; wd.comma || wd.stop || j+1 >= len(w.words) {
+		return true
+	}
+	next := w.words[j+1]
+	return next.class&determiner != 0 || strings.Trim(next.text, "-–—") == "" || next.lower == "which" || next.lower == "that"
 }
 
 // knownSystem reports whether a known system's proper name starts at
