@@ -956,7 +956,7 @@ func (w *work) modifiersBefore(i int) int {
 // works rather than what problem it solves: "diffusion-based",
 // "LLM-driven", "uncertainty-aware". ("-guided" stays: "instruction-guided
 // image editing" is a field's label.)
-var mannerSuffixes = []string{"-based", "-driven", "-aware", "-informed", "-aligned", "-enhanced", "-inspired", "-powered", "-assisted", "-crafted"}
+var mannerSuffixes = []string{"-based", "-driven", "-aware", "-informed", "-aligned", "-enhanced", "-inspired", "-powered", "-assisted", "-crafted", "-attentive"}
 
 // mannerAdjective reports whether the lower-case word s is such an
 // adjective.
