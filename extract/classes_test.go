@@ -454,6 +454,9 @@ func TestClassNames(t *testing.T) {
 // Class 5: mentions that are not links.
 func TestClassNegation(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "a denial over a list", kind: graph.Technique,
+			text:    "Our method does not require any supervised training data, additional training, or reinforcement learning, and uses one LLM.",
+			wantNot: []string{"reinforcement learning"}},
 		{name: "very little of it", kind: graph.Technique,
 			text:    "We propose an alternative to Bayesian NNs that requires very little hyperparameter tuning.",
 			want:    []string{"Bayesian neural network"},
@@ -632,6 +635,10 @@ func TestClassModalityCues(t *testing.T) {
 // system, and a word of a longer name is none.
 func TestClassDatasetLists(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "a metric after a score", kind: graph.Dataset,
+			text:    "We detect objects. FCOS achieves 44.7% in AP and 38.1% on FooBench-2.",
+			want:    []string{"FooBench-2"},
+			wantNot: []string{"AP"}},
 		{name: "any dataset's year after an apostrophe", kind: graph.Dataset,
 			text: "We translate. Results on IWSLT'14 German-English improve.",
 			want: []string{"IWSLT14 De-En"}},

@@ -50,7 +50,7 @@ func (w *work) datasets(ctx context.Context, defs map[string]*acronym, name stri
 			is[i] = true
 		case w.appositiveDataset(i) || w.namedDataset(i):
 			is[i] = true
-		case wd.text != name && i > 0 && (w.words[i-1].lower == "on" || w.words[i-1].lower == "in") && !w.words[i-1].stop && wd.named && !(i > 1 && w.words[i-2].class&afterOnVerb != 0) && !wd.open && !w.shortened(i, defs):
+		case wd.text != name && i > 0 && (w.words[i-1].lower == "on" || w.words[i-1].lower == "in") && !w.words[i-1].stop && wd.named && !(i > 1 && w.words[i-2].class&afterOnVerb != 0) && !wd.open && !w.shortened(i, defs) && !w.scoreIn(i):
 			is[i] = true
 		}
 	}
@@ -421,6 +421,13 @@ func isModelName(s string) bool {
 		}
 	}
 	return false
+}
+
+// scoreIn reports whether word i, after "in", names the metric of a
+// score before it: "achieves 44.7% in AP" ("44.7% on FollowIR" names
+// the benchmark).
+func (w *work) scoreIn(i int) bool {
+	return i > 1 && w.words[i-1].lower == "in" && number(w.words[i-2].text) > 0
 }
 
 // endsPart reports whether rest, what follows a part of a name, is

@@ -44,16 +44,22 @@ func (w *work) negated(start, end int) bool {
 		from = w.bodyWord
 	}
 	limit := 4
+	// "does not require any supervised data, additional training, or
+	// reinforcement learning": a denial holds over the list it opens.
+	list := i > from && (w.words[i-1].lower == "or" || w.words[i-1].lower == "nor")
+	if list {
+		limit = 12
+	}
 	for j := i - 1; j >= from && j >= i-limit; j-- {
 		p := w.words[j]
 		// "without the need for extensive X", "reducing the need for
 		// costly manual X": the need is what is denied.
 		if p.lower == "need" {
-			limit = 6
+			limit = max(limit, 6)
 		}
 		// What a mention comes from is not what is removed: "removing
 		// concepts from pretrained models" keeps the models.
-		if p.stop || p.comma || p.lower == "from" {
+		if p.stop || p.comma && !list || p.lower == "from" {
 			return false
 		}
 		if p.class&negator != 0 && !(p.lower == "not" && w.words[j+1].lower == "only") {
