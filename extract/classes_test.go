@@ -635,6 +635,9 @@ func TestClassModalityCues(t *testing.T) {
 // system, and a word of a longer name is none.
 func TestClassDatasetLists(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "versions listed after a dataset's year", kind: graph.Dataset,
+			text: "We detect objects. Accuracy on PASCAL VOC 2007, 2012, and MS COCO datasets improves.",
+			want: []string{"VOC2007", "VOC2012", "COCO"}},
 		{name: "a metric after a score", kind: graph.Dataset,
 			text:    "We detect objects. FCOS achieves 44.7% in AP and 38.1% on FooBench-2.",
 			want:    []string{"FooBench-2"},

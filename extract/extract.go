@@ -235,6 +235,7 @@ func (x *Extractor) Extract(ctx context.Context, d Document) (graph.Paper, error
 	ids := s.ids
 	w.matchVocab(ctx, x.v.entities, ids)
 	w.ellipses(ctx, x.v.entities, ids)
+	w.versionLists(ctx, x.v.entities, ids)
 	w.matchVocab(ctx, x.v.modalities, ids)
 	s.matches = w.matches
 	if x.off&stageModalityEvidence == 0 {
@@ -547,6 +548,49 @@ func (w *work) ellipses(ctx context.Context, t *trie, ids []uint32) {
 			break
 		}
 	}
+}
+
+// versionLists links the other versions a list gives after a dataset
+// whose name ends with its year: "PASCAL VOC 2007, 2012, and MS COCO"
+// names VOC2012 too, where the vocabulary knows "PASCAL VOC 2012". Up to
+// three years follow, with "and" or "or" between. It stops early once
+// ctx is done.
+func (w *work) versionLists(ctx context.Context, t *trie, ids []uint32) {
+	var toks []token
+	var tids []uint32
+	for _, m := range w.matches {
+		if m.last == m.first || !year(w.toks[m.last].text) || !slices.ContainsFunc(m.entries, func(e int) bool { return w.x.v.entries[e].kind == graph.Dataset }) {
+			continue
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		for k, n := m.last+1, 0; k < len(w.toks) && n < 3; k++ {
+			if l := w.toks[k].text; l == "and" || l == "or" {
+				continue
+			}
+			if !year(w.toks[k].text) || w.taken[w.toks[k].start] {
+				break
+			}
+			n++
+			toks = append(append(toks[:0], w.toks[m.first:m.last]...), w.toks[k])
+			tids = append(append(tids[:0], ids[m.first:m.last]...), ids[k])
+			got := t.match(nil, toks, tids)
+			if len(got) != 1 || got[0].first != 0 || got[0].last != len(toks)-1 {
+				continue
+			}
+			for _, e := range got[0].entries {
+				if ent := &w.x.v.entries[e]; ent.kind == graph.Dataset {
+					w.add(ent.kind, ent.name, e, w.toks[k].start, w.toks[k].end)
+				}
+			}
+		}
+	}
+}
+
+// year reports whether s is a year: four digits from 19 or 20.
+func year(s string) bool {
+	return len(s) == 4 && (s[:2] == "19" || s[:2] == "20") && s[2] >= '0' && s[2] <= '9' && s[3] >= '0' && s[3] <= '9'
 }
 
 // nested links the techniques that a task's match starts or ends with:
