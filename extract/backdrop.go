@@ -80,7 +80,7 @@ func (w *work) inBackdrop(i int) bool {
 // lists of fields a family of methods succeeded on (see
 // modalityEvidence).
 func (w *work) inFieldList(a int) bool {
-	return slices.ContainsFunc(w.fieldLists, func(s span) bool { return s.start <= a && a < s.end })
+	return slices.ContainsFunc(w.fieldLists, func(s span) bool { return s.contains(a) })
 }
 
 // hasIng reports whether the lower-case word s ends in -ing, as a gerund

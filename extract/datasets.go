@@ -484,14 +484,7 @@ func isDimensions(s string) bool {
 // "1.5", "100k", "V2". Case folding lets K stand for the Kelvin sign
 // and S for the long s.
 func isModelSize(s string) bool {
-	// ^[\d.]+[kmbt]?$
-	body := s
-	if n := len(s); n > 0 && strings.IndexByte("kKmMbBtT", s[n-1]) >= 0 {
-		body = s[:n-1]
-	} else if strings.HasSuffix(s, "\u212A") {
-		body = s[:len(s)-len("\u212A")]
-	}
-	if body != "" && strings.Trim(body, "0123456789.") == "" {
+	if isCount(s) {
 		return true
 	}
 	// \d+(\.\d+)?B$, unanchored at the start: a digit before the b.
@@ -502,6 +495,18 @@ func isModelSize(s string) bool {
 	r, size := utf8.DecodeRuneInString(s)
 	letter := 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || r == '\u212A' || r == '\u017F'
 	return letter && len(s) == size+1 && '0' <= s[size] && s[size] <= '9'
+}
+
+// isCount reports whether s is a number with at most one magnitude
+// letter, ^[\d.]+[kmbt]?$: "7B", "1.5k", "350M".
+func isCount(s string) bool {
+	body := s
+	if n := len(s); n > 0 && strings.IndexByte("kKmMbBtT", s[n-1]) >= 0 {
+		body = s[:n-1]
+	} else if strings.HasSuffix(s, "\u212A") {
+		body = s[:len(s)-len("\u212A")]
+	}
+	return body != "" && strings.Trim(body, "0123456789.") == ""
 }
 
 // notNames are acronyms and words that look like coined names in

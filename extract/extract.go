@@ -515,8 +515,7 @@ func (w *work) setPhrase(m match, table neighbours) bool {
 // Only the words just before the "and" are tried, up to three, with the
 // head of the match after it. It stops early once ctx is done.
 func (w *work) ellipses(ctx context.Context, t *trie, ids []uint32) {
-	var toks []token
-	var tids []uint32
+	var buf splice
 	for _, m := range w.matches {
 		and := m.first - 1
 		if and < 1 || m.last == m.first || w.toks[and].text != "and" && w.toks[and].text != "or" {
@@ -530,17 +529,15 @@ func (w *work) ellipses(ctx context.Context, t *trie, ids []uint32) {
 			if first < w.bodyTok && and >= w.bodyTok {
 				break
 			}
-			toks = append(append(toks[:0], w.toks[first:and]...), w.toks[m.last])
-			tids = append(append(tids[:0], ids[first:and]...), ids[m.last])
-			got := t.match(nil, toks, tids)
-			if len(got) != 1 || got[0].first != 0 || got[0].last != len(toks)-1 {
+			entries := w.spliced(t, ids, &buf, first, and, m.last)
+			if entries == nil {
 				continue
 			}
 			start, end := w.toks[first].start, w.toks[and-1].end
 			if w.taken[start] {
 				break
 			}
-			for _, e := range got[0].entries {
+			for _, e := range entries {
 				if ent := &w.x.v.entries[e]; ent.kind == graph.Technique || ent.kind == graph.Task {
 					w.add(ent.kind, ent.name, e, start, end)
 				}
@@ -556,8 +553,7 @@ func (w *work) ellipses(ctx context.Context, t *trie, ids []uint32) {
 // three years follow, with "and" or "or" between. It stops early once
 // ctx is done.
 func (w *work) versionLists(ctx context.Context, t *trie, ids []uint32) {
-	var toks []token
-	var tids []uint32
+	var buf splice
 	for _, m := range w.matches {
 		if m.last == m.first || !year(w.toks[m.last].text) || !slices.ContainsFunc(m.entries, func(e int) bool { return w.x.v.entries[e].kind == graph.Dataset }) {
 			continue
@@ -573,19 +569,33 @@ func (w *work) versionLists(ctx context.Context, t *trie, ids []uint32) {
 				break
 			}
 			n++
-			toks = append(append(toks[:0], w.toks[m.first:m.last]...), w.toks[k])
-			tids = append(append(tids[:0], ids[m.first:m.last]...), ids[k])
-			got := t.match(nil, toks, tids)
-			if len(got) != 1 || got[0].first != 0 || got[0].last != len(toks)-1 {
-				continue
-			}
-			for _, e := range got[0].entries {
+			for _, e := range w.spliced(t, ids, &buf, m.first, m.last, k) {
 				if ent := &w.x.v.entries[e]; ent.kind == graph.Dataset {
 					w.add(ent.kind, ent.name, e, w.toks[k].start, w.toks[k].end)
 				}
 			}
 		}
 	}
+}
+
+// splice is the scratch of spliced: tokens and their trie ids.
+type splice struct {
+	toks []token
+	ids  []uint32
+}
+
+// spliced returns the entries that tokens from..to-1 followed by token
+// last name as one whole alias, or nil: the words a coordination or a
+// list leaves out, put back ("large language [models]", "PASCAL VOC
+// [2007 →] 2012"). ids are the tokens' trie ids; buf is reused.
+func (w *work) spliced(t *trie, ids []uint32, buf *splice, from, to, last int) []int {
+	buf.toks = append(append(buf.toks[:0], w.toks[from:to]...), w.toks[last])
+	buf.ids = append(append(buf.ids[:0], ids[from:to]...), ids[last])
+	got := t.match(nil, buf.toks, buf.ids)
+	if len(got) != 1 || got[0].first != 0 || got[0].last != len(buf.toks)-1 {
+		return nil
+	}
+	return got[0].entries
 }
 
 // year reports whether s is a year: four digits from 19 or 20.

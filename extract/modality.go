@@ -63,7 +63,7 @@ func (w *work) incidentalSpans() []span {
 			from, borrowed = i+2, true
 		case wd.class&fieldWord != 0 && !wd.stop && listOpens(w.words[i+1:]) && !w.contribution(wd.start):
 			from = i + 1
-		case successWords[wd.lower] && !wd.stop && (listOpens(w.words[i+1:]) || w.words[i+1].lower == "on" || w.words[i+1].lower == "across") && !w.contribution(wd.start):
+		case wd.class&successWord != 0 && !wd.stop && (listOpens(w.words[i+1:]) || w.words[i+1].lower == "on" || w.words[i+1].lower == "across") && !w.contribution(wd.start):
 			from, list = i+1, true
 		default:
 			continue
@@ -99,7 +99,10 @@ type span struct {
 }
 
 // holds reports whether mention m starts in s.
-func (s span) holds(m graph.Mention) bool { return s.start <= m.Start && m.Start < s.end }
+func (s span) holds(m graph.Mention) bool { return s.contains(m.Start) }
+
+// contains reports whether byte a of text.Orig is in s.
+func (s span) contains(a int) bool { return s.start <= a && a < s.end }
 
 // fieldList reports whether s is a list of fields: it opens with a
 // modality cue, and cues stand in two places or more ("speech

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -215,8 +214,10 @@ func (w *work) objectName(start int, defs map[string]*acronym) string {
 		// "we introduce the Temporal Fusion Transformer (TFT) -- a novel
 		// ...": a known technique's own paper, its long form the whole
 		// object.
-		if a := defs[singular(wd.text)]; a != nil && a.word == j && a.long == obj && w.techniqueAt(obj) && w.shortFormEnds(j) {
-			return wd.text
+		if a := defs[singular(wd.text)]; a != nil && a.word == j && a.long == obj && w.shortFormEnds(j) {
+			if s, _ := w.techniqueAt(obj, false); s != "" {
+				return wd.text
+			}
 		}
 		// "In-Place Test-Time Training (In-Place TTT)": a short form of
 		// two words, the long form's first and an acronym of the rest.
@@ -227,7 +228,7 @@ func (w *work) objectName(start int, defs map[string]*acronym) string {
 	}
 	// "We present SlowFast networks for video recognition" under the
 	// title "SlowFast Networks for ...": a known system's own paper.
-	if s, next := w.knownSystemAt(obj); s != "" && w.body > 0 && strings.HasPrefix(w.text.Clean, s) &&
+	if s, next := w.techniqueAt(obj, true); s != "" && w.body > 0 && strings.HasPrefix(w.text.Clean, s) &&
 		(w.systemHead(next-1) || next < len(w.words) && w.systemHead(next)) {
 		return s
 	}
@@ -563,22 +564,13 @@ func (w *work) namedAfter(j int, defs map[string]*acronym) string {
 	// "The method, called Mask R-CNN, extends Faster R-CNN", "a general
 	// framework named NCF": a known system's paper names it where it
 	// calls it.
-	if s, _ := w.knownSystemAt(j); s != "" {
+	if s, _ := w.techniqueAt(j, true); s != "" {
 		return s
 	}
 	if c.named && !c.open {
 		return c.text
 	}
 	return ""
-}
-
-// techniqueAt reports whether a vocabulary technique's mention starts at
-// word i.
-func (w *work) techniqueAt(i int) bool {
-	a, _ := w.text.Span(w.words[i].start, w.words[i].end)
-	return slices.ContainsFunc(w.order, func(f *found) bool {
-		return f.entry >= 0 && f.kind == graph.Technique && slices.ContainsFunc(f.mentions, func(m graph.Mention) bool { return m.Start == a })
-	})
 }
 
 // shortFormEnds reports whether the short form at word j ends its noun
@@ -597,7 +589,7 @@ func (w *work) shortFormEnds(j int) bool {
 // knownSystem reports whether a known system's proper name starts at
 // word i.
 func (w *work) knownSystem(i int) bool {
-	s, _ := w.knownSystemAt(i)
+	s, _ := w.techniqueAt(i, true)
 	return s != ""
 }
 
@@ -608,13 +600,13 @@ func (w *work) systemHead(i int) bool {
 	return methodHeads[h] || h == "network"
 }
 
-// knownSystemAt returns the proper name of the vocabulary technique whose
-// mention starts at word j ("Mask R-CNN", "SlowFast") and the index of
-// the word after it, or "".
-func (w *work) knownSystemAt(j int) (string, int) {
+// techniqueAt returns the name of the vocabulary technique whose mention
+// starts at word j, a proper name ("Mask R-CNN", "SlowFast") when proper
+// is set, and the index of the word after that mention; "" when none.
+func (w *work) techniqueAt(j int, proper bool) (string, int) {
 	a, _ := w.text.Span(w.words[j].start, w.words[j].end)
 	for _, f := range w.order {
-		if f.entry < 0 || f.kind != graph.Technique || !hasUpper(f.name) {
+		if f.entry < 0 || f.kind != graph.Technique || proper && !hasUpper(f.name) {
 			continue
 		}
 		for _, m := range f.mentions {

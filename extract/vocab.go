@@ -456,7 +456,7 @@ func apostropheYear(name string) (string, bool) {
 	for i < len(name) && 'A' <= name[i] && name[i] <= 'Z' {
 		i++
 	}
-	if i < 2 || i+2 > len(name) || !unicode.IsDigit(rune(name[i])) || !unicode.IsDigit(rune(name[i+1])) || i+2 < len(name) && name[i+2] != ' ' {
+	if i < 2 || digits(name[i:]) != 2 || i+2 < len(name) && name[i+2] != ' ' {
 		return "", false
 	}
 	return name[:i] + "'" + name[i:], true

@@ -94,20 +94,12 @@ func appendWord(out []word, s string, a, b int, cased bool) []word {
 // dataset sizes have capitals and digits as names do, and name nothing.
 func quantity(w string) bool {
 	w = strings.TrimPrefix(strings.TrimPrefix(w, "sub"), "~")
-	digits := false
 	for _, part := range strings.Split(w, "-") {
-		num := strings.TrimRight(part, "KMBTkmb")
-		if len(part)-len(num) > 1 {
+		if part != "" && !isCount(part) {
 			return false
 		}
-		for i := 0; i < len(num); i++ {
-			if c := num[i]; (c < '0' || c > '9') && c != '.' {
-				return false
-			}
-			digits = true
-		}
 	}
-	return digits
+	return strings.ContainsAny(w, "0123456789")
 }
 
 // nameLike reports whether w looks like a coined name rather than an
@@ -216,6 +208,7 @@ const (
 	problemCue                          // statingVerbs, namingWords and "known": see cuedProblems
 	borrowWord                          // a key of borrowWords
 	fieldWord                           // fieldWords
+	successWord                         // successWords
 )
 
 var wordClasses = func() map[string]wordClass {
@@ -225,7 +218,7 @@ var wordClasses = func() map[string]wordClass {
 		determiner: determiners, datasetHead: datasetHeads, afterOnVerb: notAfterOn,
 		listLeadWord: listLead, commonCap: commonCapitalised, unit: units, notName: notNames,
 		taskHead: taskHeads, notModifier: notModifiers, participle: participles, negator: negators,
-		fieldWord: fieldWords,
+		fieldWord: fieldWords, successWord: successWords,
 	} {
 		for w := range set {
 			m[w] |= c
