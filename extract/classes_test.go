@@ -355,6 +355,15 @@ func TestClassNames(t *testing.T) {
 		{name: "a known system's own paper presents it under its title", kind: graph.Technique,
 			title: "SlowFast Networks for Video Recognition", text: "We present SlowFast networks for video recognition. A Slow pathway captures semantics.",
 			wantName: "SlowFast", wantNot: []string{"SlowFast"}},
+		{name: "a known system's long form and short form, then what is done with it", kind: graph.Technique,
+			text:     "We introduce Relational Graph Convolutional Networks (R-GCNs) and apply them to link prediction on knowledge graphs.",
+			wantName: "R-GCN", wantNot: []string{"relational graph convolutional network"}},
+		{name: "the resulting models are called by a name", kind: graph.Technique,
+			text:     "We fine-tune GPT-3 with human feedback. We call the resulting models InstructGPT. Outputs of InstructGPT are preferred.",
+			wantName: "InstructGPT", want: []string{"GPT-3"}, wantNot: []string{"InstructGPT"}},
+		{name: "a vocabulary acronym that is the paper's own method", kind: graph.Technique,
+			text:     "We propose a fidelity-optimization plugin for error correction methods via cumulative error minimization, named CEM. CEM predefines the error.",
+			wantName: "CEM", wantNot: []string{"cross-entropy method"}},
 		{name: "a known system presented with an appositive", kind: graph.Technique,
 			text:     "Here we present GraphSAGE, a general, inductive framework that leverages node features.",
 			wantName: "GraphSAGE", wantNot: []string{"GraphSAGE"}},
@@ -635,6 +644,12 @@ func TestClassModalityCues(t *testing.T) {
 // system, and a word of a longer name is none.
 func TestClassDatasetLists(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "a dataset's long form, then its short form", kind: graph.Dataset,
+			text: "We introduce the Multi-Domain Wizard-of-Oz dataset (MultiWOZ), a collection of written conversations.",
+			want: []string{"MultiWOZ"}, wantNot: []string{"Wizard-of-Oz"}},
+		{name: "a size range after a suite is no dataset", kind: graph.Dataset,
+			text: "We train recurrent transformers. On the Pythia suite (160M–6.9B), our model improves perplexity.",
+			wantNot: []string{"160M–6.9B"}},
 		{name: "versions listed after a dataset's year", kind: graph.Dataset,
 			text: "We detect objects. Accuracy on PASCAL VOC 2007, 2012, and MS COCO datasets improves.",
 			want: []string{"VOC2007", "VOC2012", "COCO"}},

@@ -35,18 +35,23 @@ func (w *work) datasets(ctx context.Context, defs map[string]*acronym, name stri
 	is := make([]bool, len(w.words))
 	for i := range w.words {
 		wd := &w.words[i]
-		if i < w.bodyWord || !w.candidate(i, defs) {
+		// "the Multi-Domain Wizard-of-Oz dataset (MultiWOZ)": the short
+		// form of a dataset's long form names it.
+		defined := i > w.bodyWord && w.words[i-1].class&datasetHead != 0 && w.acronymAfter(i-1)
+		if i < w.bodyWord || !defined && !w.candidate(i, defs) {
 			continue
 		}
 		lower := wd.lower
 		switch {
+		case defined:
+			is[i] = true
 		case hasDigit(wd.text) && sizeSuffix.MatchString(wd.text) && wd.named:
 			is[i] = true
 		case strings.Contains(lower, "bench") || strings.HasSuffix(lower, "dataset") || strings.HasSuffix(lower, "-qa"):
 			is[i] = true
 		case w.afterDatasetHead(i):
 			is[i] = true
-		case i+1 < len(w.words) && w.words[i+1].class&datasetHead != 0 && !wd.comma && !wd.stop && !w.inLongForm(i):
+		case i+1 < len(w.words) && w.words[i+1].class&datasetHead != 0 && !wd.comma && !wd.stop && !w.inLongForm(i) && !w.acronymAfter(i+1):
 			is[i] = true
 		case w.appositiveDataset(i) || w.namedDataset(i):
 			is[i] = true
@@ -125,6 +130,17 @@ func (w *work) datasets(ctx context.Context, defs map[string]*acronym, name stri
 		}
 		w.add(graph.Dataset, w.text.Clean[wd.start:end], -1, wd.start, end)
 	}
+}
+
+// acronymAfter reports whether a short form in parentheses follows word
+// i: "the Multi-Domain Wizard-of-Oz dataset (MultiWOZ)" names the
+// dataset MultiWOZ, and the words before the head only describe it.
+func (w *work) acronymAfter(i int) bool {
+	if i+1 >= len(w.words) || w.words[i].stop || w.words[i].comma {
+		return false
+	}
+	next := w.words[i+1]
+	return next.open && (next.close || next.comma) && shortForm(next.text) && !quantity(next.text)
 }
 
 // shortened reports whether word i is (the end of) a long form that the

@@ -772,6 +772,13 @@ func (w *work) dropOwnName(name string) {
 			w.unlink(f)
 		}
 	}
+	// "We introduce Relational Graph Convolutional Networks (R-GCNs)": what
+	// the name abbreviates is the paper's own too.
+	for _, f := range slices.Clone(w.order) {
+		if (f.kind == graph.Technique || f.kind == graph.Task) && slices.ContainsFunc(f.mentions, func(m graph.Mention) bool { return singular(m.Text) == singular(name) }) {
+			w.unlink(f)
+		}
+	}
 	// "We propose BBQ, the first ITO quantization method": a dataset a
 	// vocabulary spells like the name is not linked when the paper calls
 	// its own BBQ a method; its own benchmark stays a dataset.

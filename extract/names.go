@@ -87,7 +87,8 @@ func (w *work) name(defs map[string]*acronym) string {
 			// "which we call egalitarian gradient descent (EGD)", "we
 			// call our method X".
 			j := i + 1
-			for j+1 < len(w.words) && j <= i+3 && (callSkip[w.words[j].lower] || w.words[j].class&methodHead != 0) && !w.words[j].stop {
+			// "We call the resulting models InstructGPT."
+			for j+1 < len(w.words) && j <= i+3 && (callSkip[w.words[j].lower] || methodHeads[singularWord(w.words[j].lower)]) && !w.words[j].stop {
 				j++
 			}
 			consider(w.namedAfter(j, defs), wd.start)
@@ -216,7 +217,7 @@ func (w *work) objectName(start int, defs map[string]*acronym) string {
 		// object.
 		if a := defs[singular(wd.text)]; a != nil && a.word == j && a.long == obj && w.shortFormEnds(j) {
 			if s, _ := w.techniqueAt(obj, false); s != "" {
-				return wd.text
+				return singular(wd.text)
 			}
 		}
 		// "In-Place Test-Time Training (In-Place TTT)": a short form of
@@ -583,6 +584,12 @@ func (w *work) shortFormEnds(j int) bool {
 		return true
 	}
 	next := w.words[j+1]
+	// "We introduce Relational Graph Convolutional Networks (R-GCNs) and
+	// apply them to ...": the sentence goes on with what the writers do
+	// with it.
+	if next.lower == "and" && !next.comma && !next.stop && j+2 < len(w.words) && w.words[j+2].class&notModifier != 0 && !capitalised(w.words[j+2].text) {
+		return true
+	}
 	return next.class&determiner != 0 || strings.Trim(next.text, "-–—") == "" || next.lower == "which" || next.lower == "that"
 }
 

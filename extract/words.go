@@ -90,11 +90,12 @@ func appendWord(out []word, s string, a, b int, cased bool) []word {
 }
 
 // quantity reports whether w is a count or a range of them, written with
-// magnitude letters: "7B", "350M-3B", "sub-10B", "2K-4K". Model sizes and
-// dataset sizes have capitals and digits as names do, and name nothing.
+// magnitude letters: "7B", "350M-3B", "160M–6.9B", "sub-10B", "2K-4K".
+// Model sizes and dataset sizes have capitals and digits as names do, and
+// name nothing.
 func quantity(w string) bool {
 	w = strings.TrimPrefix(strings.TrimPrefix(w, "sub"), "~")
-	for _, part := range strings.Split(w, "-") {
+	for _, part := range strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == '–' }) {
 		if part != "" && !isCount(part) {
 			return false
 		}
