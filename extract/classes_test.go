@@ -648,7 +648,7 @@ func TestClassDatasetLists(t *testing.T) {
 			text: "We introduce the Multi-Domain Wizard-of-Oz dataset (MultiWOZ), a collection of written conversations.",
 			want: []string{"MultiWOZ"}, wantNot: []string{"Wizard-of-Oz"}},
 		{name: "a size range after a suite is no dataset", kind: graph.Dataset,
-			text: "We train recurrent transformers. On the Pythia suite (160M–6.9B), our model improves perplexity.",
+			text:    "We train recurrent transformers. On the Pythia suite (160M–6.9B), our model improves perplexity.",
 			wantNot: []string{"160M–6.9B"}},
 		{name: "versions listed after a dataset's year", kind: graph.Dataset,
 			text: "We detect objects. Accuracy on PASCAL VOC 2007, 2012, and MS COCO datasets improves.",
