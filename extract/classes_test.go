@@ -565,10 +565,17 @@ func TestClassSystems(t *testing.T) {
 }
 
 // A one-word modality cue inside a method's name is no data, and a cue in
-// a background list, in what a method borrows from, or in a video's frames
-// is no evidence of the paper's data.
+// a background list, in what a method borrows from, in a video's frames or
+// in a release announcement is no evidence of the paper's data.
 func TestClassModalityCues(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "the paper's source code released", kind: graph.Modality,
+			text:    "We propose a transformer for image deraining. The source code and pre-trained models are available at https://github.com/x/y.",
+			want:    []string{"image"},
+			wantNot: []string{"code"}},
+		{name: "source code as the data", kind: graph.Modality,
+			text: "We design a pipeline to extract experimental details from research papers and their associated open-source code.",
+			want: []string{"code"}},
 		{name: "disciplines a method family came from", kind: graph.Modality,
 			text:    "Recently, in computer vision and natural language processing, systems pretrained on large datasets have generalized well. We pretrain audio networks.",
 			want:    []string{"audio"},

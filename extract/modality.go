@@ -38,12 +38,37 @@ func (w *work) modalityEvidence() {
 			if slices.ContainsFunc(spans, func(s span) bool { return s.holds(m) }) || disciplines[m.Start] {
 				return true
 			}
-			return video && f.name == "image" && w.frameWord(m)
+			return video && f.name == "image" && w.frameWord(m) || f.name == "code" && w.releaseSentence(m)
 		})
 		if len(f.mentions) == 0 {
 			w.unlink(f)
 		}
 	}
+}
+
+// releaseWords say that a sentence announces what the paper releases:
+// "The source code and pre-trained models are available at ...".
+var releaseWords = setOf("available release released releases releasing publicly url https http")
+
+// releaseSentence reports whether mention m stands in a sentence that
+// announces a release: the paper's source code is no evidence that its
+// data is code.
+func (w *work) releaseSentence(m graph.Mention) bool {
+	i := w.wordAtOrig(m.Start)
+	for j := i; j < len(w.words); j++ {
+		if releaseWords[w.words[j].lower] {
+			return true
+		}
+		if w.words[j].stop {
+			break
+		}
+	}
+	for j := i - 1; j >= 0 && !w.words[j].stop; j-- {
+		if releaseWords[w.words[j].lower] {
+			return true
+		}
+	}
+	return false
 }
 
 // incidentalSpans returns the ranges of text.Orig, [start, end), whose
