@@ -772,11 +772,16 @@ func (w *work) dropOwnName(name string) {
 			w.unlink(f)
 		}
 	}
-	// "We introduce Relational Graph Convolutional Networks (R-GCNs)": what
-	// the name abbreviates is the paper's own too.
+	// "We introduce Relational Graph Convolutional Networks (R-GCNs)", "...
+	// via cumulative error minimization, named CEM": what the name
+	// abbreviates, or what a vocabulary spells as it, is the paper's own
+	// too. A part of the long form is not ("a lightweight Anonymizing
+	// Adapter Module (AAM)" uses adapters).
 	for _, f := range slices.Clone(w.order) {
-		if (f.kind == graph.Technique || f.kind == graph.Task) && slices.ContainsFunc(f.mentions, func(m graph.Mention) bool { return singular(m.Text) == singular(name) }) {
-			w.unlink(f)
+		if (f.kind == graph.Technique || f.kind == graph.Task) && len(f.mentions) > 0 {
+			if !slices.ContainsFunc(f.mentions, func(m graph.Mention) bool { return !w.spellsName(m, name) }) {
+				w.unlink(f)
+			}
 		}
 	}
 	// "We propose BBQ, the first ITO quantization method": a dataset a
@@ -785,6 +790,33 @@ func (w *work) dropOwnName(name string) {
 	if f, ok := w.found[graph.EntityID(graph.Dataset, name)]; ok && f.entry >= 0 && w.calledMethod(name) {
 		w.unlink(f)
 	}
+}
+
+// spellsName reports whether mention m is the paper's name or the whole
+// title-cased long form right before it: "Relational Graph Convolutional
+// Networks" of "... (R-GCNs)", not the "fine-tuning" of "self-report
+// fine-tuning (SRFT)".
+func (w *work) spellsName(m graph.Mention, name string) bool {
+	if singular(m.Text) == singular(name) {
+		return true
+	}
+	rest, ok := strings.CutPrefix(w.text.Orig[m.End:], " (")
+	if !ok || !strings.HasPrefix(rest, name) || !strings.Contains(m.Text, " ") {
+		return false
+	}
+	for _, f := range strings.Fields(m.Text) {
+		if !capitalised(f) {
+			return false
+		}
+	}
+	// The long form starts where the short form does ("Proximal Policy
+	// Optimization (DO-HJ-PPO)" is a variation of PPO) and no capitalised
+	// word before it belongs to it ("Anti-Adversarial Training (AT-AT)").
+	if unicode.ToLower(rune(m.Text[0])) != unicode.ToLower(rune(name[0])) {
+		return false
+	}
+	i := w.wordAtOrig(m.Start)
+	return i == 0 || w.words[i-1].stop || !capitalised(w.words[i-1].text)
 }
 
 // calledMethod reports whether the words after the first mention of name

@@ -215,8 +215,10 @@ func (w *work) objectName(start int, defs map[string]*acronym) string {
 		// "we introduce the Temporal Fusion Transformer (TFT) -- a novel
 		// ...": a known technique's own paper, its long form the whole
 		// object.
-		if a := defs[singular(wd.text)]; a != nil && a.word == j && a.long == obj && w.shortFormEnds(j) {
-			if s, _ := w.techniqueAt(obj, false); s != "" {
+		// "We also introduce a new Two-Stream Inflated 3D ConvNet (I3D)"
+		// after praise.
+		if a := defs[singular(wd.text)]; a != nil && a.word == j && a.long >= obj && a.long <= obj+2 && w.onlyPraise(obj, a.long) && w.shortFormEnds(j) {
+			if s, _ := w.techniqueAt(a.long, false); s != "" {
 				return singular(wd.text)
 			}
 		}
@@ -572,6 +574,18 @@ func (w *work) namedAfter(j int, defs map[string]*acronym) string {
 		return c.text
 	}
 	return ""
+}
+
+// onlyPraise reports whether words from..to-1 only praise what follows or
+// start its title-cased long form: "a new", "a new Two-Stream" before
+// "Inflated 3D ConvNet (I3D)".
+func (w *work) onlyPraise(from, to int) bool {
+	for k := from; k < to; k++ {
+		if wd := w.words[k]; wd.stop || wd.comma || wd.class&notModifier == 0 && !capitalised(wd.text) {
+			return false
+		}
+	}
+	return true
 }
 
 // shortFormEnds reports whether the short form at word j ends its noun
