@@ -242,7 +242,7 @@ func (w *work) titleBenchmark(name string) {
 	}
 	colon := -1
 	for i := 0; i < w.bodyWord; i++ {
-		if wd := w.words[i]; wd.stop && wd.end < len(w.text.Clean) && w.text.Clean[wd.end] == ':' {
+		if wd := w.words[i]; wd.stop && wd.end < len(w.text.Clean) && w.text.Clean[wd.end] == ':' || i > 0 && w.titleDash(i-1) {
 			colon = i
 			break
 		}

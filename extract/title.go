@@ -2,6 +2,7 @@ package extract
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/papergraph/papergraph/graph"
 )
@@ -66,6 +67,10 @@ func (w *work) titleName() string {
 	colon := -1
 	for i := 0; i < w.bodyWord && i < 5; i++ {
 		wd := w.words[i]
+		if w.titleDash(i) {
+			colon = i
+			break
+		}
 		if wd.stop {
 			end := wd.end
 			if wd.close {
@@ -126,6 +131,16 @@ func (w *work) titleName() string {
 		}
 	}
 	return name
+}
+
+// titleDash reports whether a spaced dash follows title word i as a colon
+// would, before a capital: "MultiWOZ - A Large-Scale Multi-Domain ...".
+func (w *work) titleDash(i int) bool {
+	if i+2 >= w.bodyWord || w.words[i].stop || w.words[i].comma || !unicode.IsUpper(rune(w.words[i+2].text[0])) {
+		return false
+	}
+	d := w.words[i+1].text
+	return d == "-" || d == "–" || d == "—" || d == "--"
 }
 
 // usesWord reports whether the abstract has the word lower, in any case.
