@@ -27,6 +27,7 @@ var stages = []struct {
 	{"- a task for every paper", stageEnsureTask},
 	{"- named systems", stageSystems},
 	{"- modality evidence", stageModalityEvidence},
+	{"- components", stageComponents},
 }
 
 // methodsFile is the embedded vocabulary file the ablation also leaves

@@ -1040,3 +1040,19 @@ func TestClassBreadth(t *testing.T) {
 			wantNot: []string{"learned dynamics model"}},
 	})
 }
+
+// An enumeration of the paper's own components names techniques; a
+// clause or a subject and its verb after the marker does not.
+func TestClassComponents(t *testing.T) {
+	runClass(t, []classCase{
+		{name: "components after roman numerals", kind: graph.Technique,
+			text: "We design an efficient model for long sequence forecasting with (i) a ProbSparse self-attention mechanism, which has O(L log L) complexity, (ii) the self-attention distilling, which halves cascading layer input, and (iii) the generative style decoder, which predicts in one forward step.",
+			want: []string{"ProbSparse self-attention mechanism", "self-attention distilling", "generative style decoder"}},
+		{name: "components after letters", kind: graph.Technique,
+			text: "QuickTune saves memory with (a) a new data type, (b) double quantization to reduce the footprint and (c) paged optimizers to manage memory spikes.",
+			want: []string{"double quantization", "paged optimizer"}},
+		{name: "a clause after the marker", kind: graph.Technique,
+			text:    "Our findings are two-fold: (1) explicitly aligning model attention improves grounding, and (2) SAM pays excessive attention to edges.",
+			wantNot: []string{"explicitly aligning model attention", "SAM pay excessive attention"}},
+	})
+}

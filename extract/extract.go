@@ -45,6 +45,7 @@ const (
 	stageEnsureTask                         // every paper gets a task
 	stageSystems                            // named systems known by their company
 	stageModalityEvidence                   // incidental modality cues are no evidence
+	stageComponents                         // an enumeration's own components are techniques
 )
 
 // New returns an Extractor with the embedded vocabulary and
@@ -260,6 +261,9 @@ func (x *Extractor) Extract(ctx context.Context, d Document) (graph.Paper, error
 	}
 	if x.off&stageTitleMethods == 0 {
 		w.titleMethods(name)
+	}
+	if x.off&stageComponents == 0 {
+		w.components(ctx, name)
 	}
 	if x.off&stageCompose == 0 {
 		w.compose(ctx)
