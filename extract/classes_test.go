@@ -748,6 +748,9 @@ func TestClassTitleBenchmark(t *testing.T) {
 // What results are compared with is a prior system, not a dataset.
 func TestClassComparedSystems(t *testing.T) {
 	runClass(t, []classCase{
+		{name: "a metric listed with a known one", kind: graph.Technique,
+			text:    "We train convolutional neural networks on chest radiographs. The model's ROC and PR curves lie above all radiologist operating points.",
+			wantNot: []string{"PR"}},
 		{name: "than", kind: graph.Technique,
 			text: "We propose FastEdit for image editing. It is 2x faster than the similarly sized PixEdit3.",
 			want: []string{"PixEdit3"}},

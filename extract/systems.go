@@ -179,6 +179,10 @@ func sameName(a, b string) bool {
 // listedWithTechnique reports whether word i is listed beside a named
 // technique ("X, GPTQ", "X and GPTQ", "GPTQ, X").
 func (w *work) listedWithTechnique(i int) bool {
+	// "the ROC and PR curves" lists metrics.
+	if i+1 < len(w.words) && !w.words[i].stop && metricNouns[w.words[i+1].lower] {
+		return false
+	}
 	for _, j := range []int{i - 2, i - 1, i + 1, i + 2} {
 		if j < w.bodyWord || j >= len(w.words) || !w.words[j].named {
 			continue
@@ -200,6 +204,9 @@ func (w *work) listedWithTechnique(i int) bool {
 	}
 	return false
 }
+
+// metricNouns after a name make it a metric: "PR curves", "F1 scores".
+var metricNouns = setOf("curve curves score scores metric metrics")
 
 // linkedAt reports whether word i is evidence of an entity found so far,
 // of kind k unless k is 0.
