@@ -124,11 +124,16 @@ func (w *work) datasets(ctx context.Context, defs map[string]*acronym, name stri
 			return
 		}
 		wd := w.words[i]
-		end := wd.end
+		start, end := wd.start, wd.end
 		if i+1 < len(w.words) && !wd.comma && !wd.stop && (w.words[i+1].text == "Bench" || w.words[i+1].text == "Benchmark") {
 			end = w.words[i+1].end
 		}
-		w.add(graph.Dataset, w.text.Clean[wd.start:end], -1, wd.start, end)
+		// "the creation of Audio Set, a large-scale dataset": the last
+		// word of the paper's name of several words stands for all of it.
+		if rest, ok := strings.CutSuffix(name, " "+wd.text); ok && strings.HasSuffix(w.text.Clean[:start], rest+" ") {
+			start -= len(rest) + 1
+		}
+		w.add(graph.Dataset, w.text.Clean[start:end], -1, start, end)
 	}
 }
 
