@@ -377,7 +377,9 @@ func citationKey(s string) bool {
 			return false
 		}
 	}
-	return len(body) >= 2
+	// Keys take the initials of at most four authors; "ILSVRC15" is a
+	// dataset.
+	return len(body) >= 2 && len(body) <= 4
 }
 
 // compoundAdjective reports whether w ends in a lower-case hyphenated
