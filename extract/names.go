@@ -23,6 +23,7 @@ var introVerbs = map[string]bool{
 	"propose": true, "introduce": true, "present": true, "develop": true, "design": true,
 	"build": true, "construct": true, "release": true, "curate": true, "create": true,
 	"contribute": true, "offer": true, "devise": true, "formulate": true, "unveil": true,
+	"describe": true,
 }
 
 var namingWords = map[string]bool{
@@ -202,6 +203,11 @@ func (w *work) objectName(start int, defs map[string]*acronym) string {
 	// inductive framework".
 	if c := w.words[obj]; c.named && c.comma && !c.open && (!w.generic(c) || w.knownSystem(obj)) && obj+1 < end && w.words[obj+1].class&determiner != 0 {
 		return c.text
+	}
+	// "This paper describes Tacotron 2, a neural network architecture":
+	// a capitalised name and its version.
+	if c, v := w.words[obj], obj+1; capitalised(c.text) && !c.comma && !c.stop && !c.open && v+1 < end && w.words[v].comma && isVersion(w.words[v].text) && w.words[v+1].class&determiner != 0 && (!w.generic(c) || w.knownSystem(obj)) {
+		return c.text + " " + w.words[v].text
 	}
 	// Long Form (ACR) where the long form starts the object.
 	for j := obj; j < end; j++ {
@@ -605,6 +611,20 @@ func (w *work) shortFormEnds(j int) bool {
 		return true
 	}
 	return next.class&determiner != 0 || strings.Trim(next.text, "-–—") == "" || next.lower == "which" || next.lower == "that"
+}
+
+// isVersion reports whether s is a version number: "2", "2.0", "v2".
+func isVersion(s string) bool {
+	s = strings.TrimPrefix(s, "v")
+	if s == "" || len(s) > 4 {
+		return false
+	}
+	for _, r := range s {
+		if (r < '0' || r > '9') && r != '.' {
+			return false
+		}
+	}
+	return s[0] != '.'
 }
 
 // knownSystem reports whether a known system's proper name starts at
