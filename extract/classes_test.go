@@ -573,6 +573,12 @@ func TestClassSystems(t *testing.T) {
 		{name: "the paper's own model", kind: graph.Technique,
 			text:    "We study remote sensing. The resulting model, GeoThinker, explains its answers.",
 			wantNot: []string{"GeoThinker"}},
+		{name: "examples a plural method noun gives", kind: graph.Technique,
+			text: "Early bi-level methods (e.g., MTT) scale poorly, and unlearning methods such as NGP and SCRUB leave traces.",
+			want: []string{"MTT", "NGP", "SCRUB"}},
+		{name: "the paper's own examples", kind: graph.Technique,
+			text:    "We propose new optimizers, namely FastAdam and SlowAdam, for training.",
+			wantNot: []string{"FastAdam", "SlowAdam"}},
 	})
 }
 

@@ -37,7 +37,7 @@ func (w *work) systems(ctx context.Context, defs map[string]*acronym, name strin
 		if !w.candidate(i, defs) || w.linkedAt(i, 0) {
 			continue
 		}
-		if w.afterMethodNoun(i) || w.listedWithTechnique(i) {
+		if w.afterMethodNoun(i) || w.exampleOfMethods(i) || w.listedWithTechnique(i) {
 			w.add(graph.Technique, wd.text, -1, wd.start, wd.end)
 		} else if (w.comparedWith(i, false) || w.evaluatedOn(i)) && !w.ownPart(wd.text, name) {
 			w.add(graph.Technique, wd.text, -1, wd.start, wd.end)
@@ -149,14 +149,41 @@ func (w *work) afterMethodNoun(i int) bool {
 	if p.comma && !(w.words[i].comma || w.words[i].stop) {
 		return false
 	}
-	// "we propose a novel three-stage training framework, TriMPI": the
-	// paper's own, whatever name detection made of it.
-	for j := i - 2; j >= 0 && j >= i-10 && !w.words[j].stop; j-- {
-		if ownWords[w.words[j].lower] && j >= i-4 || w.words[j].class&introVerb != 0 {
+	return !w.ownedBefore(i - 1)
+}
+
+// ownedBefore reports whether the method noun at word h is the paper's
+// own ("we propose a novel three-stage training framework, TriMPI", "we
+// derive a series of models, namely TraDo"), whatever name detection
+// made of it.
+func (w *work) ownedBefore(h int) bool {
+	for j := h - 1; j >= 0 && j >= h-9 && !w.words[j].stop; j-- {
+		if ownWords[w.words[j].lower] && j >= h-3 || w.words[j].class&introVerb != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// methodExamples are the plural nouns whose examples are named prior
+// systems: "decoupled methods (e.g., SRe2L)", "baselines such as GRPO".
+var methodExamples = setOf(`methods approaches techniques algorithms baselines frameworks architectures
+	optimizers variants attacks defenses models systems`)
+
+// exampleOfMethods reports whether word i opens the examples a plural
+// method noun gives ("methods (e.g., MTT)", "techniques such as
+// BitsAndBytes"); listedWithTechnique then takes the rest of the list.
+func (w *work) exampleOfMethods(i int) bool {
+	for j := i - 1; j >= w.bodyWord && j >= i-3; j-- {
+		prev := w.words[j]
+		if methodExamples[prev.lower] {
+			return j < i-1 && !prev.stop && !w.ownedBefore(j)
+		}
+		if prev.class&listLeadWord == 0 || prev.stop && prev.lower != "e.g" && prev.lower != "i.e" {
 			return false
 		}
 	}
-	return true
+	return false
 }
 
 // ownWords before a method noun make the method the paper's own.
